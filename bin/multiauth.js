@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The published CLI runs the compiled output; `npm run build` produces it.
+import { main } from '../dist/cli/main.js';
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -1,0 +1,175 @@
+import type { ConfigPath } from '../core/path.js';
+import type {
+  BrowserProject,
+  HttpLocation,
+  HttpMethod,
+  MtlsCertificate,
+  TokenExtraction,
+  TokenInjection,
+} from '../config/schema/index.js';
+
+/**
+ * The compiled form of a config: every preset has become ordinary users and procedures, every
+ * alias and shape variant is normalised. `runtime/` executes a Plan and never looks at the raw
+ * config. Every element keeps `origin`, the config path it came from, so runtime errors and
+ * `multiauth validate` can point at `file:line:col`.
+ *
+ * Strings may hold `{{name}}` templates; they are expanded at run time, value by value.
+ */
+export interface Plan {
+  /** Users in declaration order: presets first (in order), then `users`. */
+  users: PlanUser[];
+  /** Procedures by name: the config's own plus those compiled from presets. */
+  procedures: Record<string, PlanProcedure>;
+  /** Default proxy of every sign-in request (top-level `proxy`). */
+  proxy?: string;
+  /** Origins/globs that browser contexts send injected credentials to; empty = see DESIGN.md. */
+  scope: string[];
+  mtls: MtlsCertificate[];
+}
+
+/** One name and its values, for headers, cookies and query parameters. Values are raw (not encoded). */
+export interface NameValuesList {
+  name: string;
+  values: string[];
+}
+
+/** Static credentials sent with every request for a user (spec: Credentials), normalised. */
+export interface PlanCredentials {
+  username?: string;
+  password?: string;
+  headers: NameValuesList[];
+  cookies: NameValuesList[];
+  query: NameValuesList[];
+  body?: unknown;
+  /**
+   * Whether `username` + `password` are sent as HTTP Basic on requests (DESIGN.md: only for
+   * generic users and the `basic` and `http` presets; a digest user answers challenges instead).
+   */
+  basic: boolean;
+}
+
+/** How a user was declared, for explain output and annotations. */
+export type UserSource =
+  | { kind: 'user' }
+  | { kind: 'preset'; type: string; index: number };
+
+/** A user ready to sign in. */
+export interface PlanUser {
+  name: string;
+  origin: ConfigPath;
+  source: UserSource;
+  credentials: PlanCredentials;
+  /** Variables seen by the procedure from its start (the user's `variables`). */
+  variables: Record<string, string>;
+  /** Procedure that signs the user in; absent = static credentials only (basic, headers). */
+  procedure?: string;
+  refresh?: PlanRefresh;
+  /** Use the config's `mtls` certificates (spec: repeater_mtls). */
+  mtls: boolean;
+}
+
+/** How a session is renewed. */
+export interface PlanRefresh {
+  /** Procedure to run; defaults to the user's procedure. */
+  procedure?: string;
+  sessionSeconds?: number;
+  keep: boolean;
+  /** Credentials for the refresh run; defaults to the user's. */
+  credentials?: PlanCredentials;
+  /** Variables for the refresh run; defaults to the user's. */
+  variables?: Record<string, string>;
+  /**
+   * When the refresh procedure cannot run (a variable it needs, such as `refresh_token`, was never
+   * returned) or fails, sign in again with the user's procedure instead of failing. Set by presets
+   * whose protocol makes refresh optional (OAuth, Cognito).
+   */
+  fallbackToSignIn: boolean;
+}
+
+/** A named list of operations and the injections made at its end. */
+export interface PlanProcedure {
+  name: string;
+  origin: ConfigPath;
+  operations: PlanOperation[];
+  injections: PlanInjection[];
+  /** Set when compiled from a preset: explain output says which. */
+  fromPreset?: string;
+}
+
+/** A request template: every string may contain `{{var}}`. Header/cookie/query lists keep order. */
+export interface RequestTemplate {
+  url: string;
+  method: HttpMethod;
+  headers: NameValuesList[];
+  cookies: NameValuesList[];
+  query: NameValuesList[];
+  /** A string, or a JSON value. Absent = no body. */
+  body?: unknown;
+  proxy?: string;
+  /** Seconds; absent = 30. */
+  timeout?: number;
+  insecure?: boolean;
+  /** Absent = 20; 0 = none. */
+  followRedirects?: number;
+}
+
+/**
+ * Protocol rules applied to a response on top of the HTTP status check (a 2xx can still be a
+ * failed sign-in): `graphql` fails on a non-empty `errors` array; `oauth` renders RFC 6749 5.2 error
+ * bodies; `cognito` renders `__type` errors and refuses challenges (NEW_PASSWORD_REQUIRED, MFA).
+ */
+export type ResponseDialect = 'graphql' | 'oauth' | 'cognito';
+
+/** An extraction, normalised. */
+export interface PlanExtraction extends TokenExtraction {
+  origin: ConfigPath;
+}
+
+/** An injection, normalised. */
+export interface PlanInjection extends TokenInjection {
+  origin: ConfigPath;
+}
+
+interface OperationBase {
+  origin: ConfigPath;
+  extractions: PlanExtraction[];
+}
+
+/** Send one request. */
+export interface PlanHttpOperation extends OperationBase {
+  tech: 'http';
+  request: RequestTemplate;
+  dialect?: ResponseDialect;
+}
+
+/** RFC 7616 digest: the first request draws the challenge, the second answers it. */
+export interface PlanDigestOperation extends OperationBase {
+  tech: 'digest';
+  first: RequestTemplate;
+  /** Absent fields default to the first request's. */
+  second: { url?: string; method?: HttpMethod };
+}
+
+/** Run a Selenium IDE project in a browser. */
+export interface PlanBrowserOperation extends OperationBase {
+  tech: 'browser';
+  project: BrowserProject;
+  /** Seconds each step may wait; absent = 10. */
+  waitForSeconds?: number;
+  proxy?: string;
+}
+
+/**
+ * Run a curl command in the sandboxed simulator. The command is parsed by `runtime/curl` (which
+ * `multiauth validate` also calls, before anything is sent); its strings are templated after parsing.
+ */
+export interface PlanCurlOperation extends OperationBase {
+  tech: 'curl';
+  command: string;
+}
+
+/** Any compiled operation, discriminated by `tech`. */
+export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation | PlanCurlOperation;
+
+export type { HttpLocation };

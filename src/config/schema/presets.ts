@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { CloudRegion, Scopes, StringMap, TokenExtraction, TokenInjection, NameValues, Variables, Count, Body } from './common.js';
+import { DigestSecondRequest, HttpRequestPreset } from './request.js';
+import { BrowserProject } from './browser.js';
+
+/**
+ * The eleven presets of the format. Each lists its own users; `compile/` turns every preset into
+ * ordinary users and procedures. A preset user's `username` is its name.
+ */
+
+const perUser = {
+  /** Injected during authentication and in authenticated requests. */
+  headers: StringMap.optional(),
+  cookies: StringMap.optional(),
+};
+
+/** BasicUserPreset: also the user of the digest preset. */
+export const BasicUserPreset = z.strictObject({
+  username: z.string().min(1),
+  password: z.string(),
+  ...perUser,
+});
+export type BasicUserPreset = z.infer<typeof BasicUserPreset>;
+
+/** `basic`: HTTP Basic on every request. */
+export const BasicPreset = z.strictObject({
+  type: z.literal('basic'),
+  users: z.array(BasicUserPreset),
+});
+
+/** `headers`: static headers. */
+export const HeadersPreset = z.strictObject({
+  type: z.literal('headers'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      headers: StringMap,
+      cookies: StringMap.optional(),
+    }),
+  ),
+});
+
+/** HTTPUserPreset. */
+export const HttpUserPreset = z.strictObject({
+  username: z.string().min(1),
+  password: z.string().optional(),
+  ...perUser,
+  queryParameters: StringMap.optional(),
+  query_parameters: StringMap.optional(),
+  body: Body.optional(),
+});
+
+/** `http`: one token request per user. */
+export const HttpPreset = z.strictObject({
+  type: z.literal('http'),
+  users: z.array(HttpUserPreset),
+  request: HttpRequestPreset,
+  extractions: z.array(TokenExtraction),
+  injections: z.array(TokenInjection),
+});
+
+/** `digest`: RFC 7616 challenge and answer. */
+export const DigestPreset = z.strictObject({
+  type: z.literal('digest'),
+  users: z.array(BasicUserPreset),
+  first_request: HttpRequestPreset,
+  second_request: DigestSecondRequest.optional(),
+});
+
+/** `graphql`: a login mutation or query. */
+export const GraphqlPreset = z.strictObject({
+  type: z.literal('graphql'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      variables: StringMap,
+      ...perUser,
+    }),
+  ),
+  url: z.string().min(1),
+  query: z.string().min(1),
+  extractions: z.array(TokenExtraction).optional(),
+  injections: z.array(TokenInjection).optional(),
+});
+
+/** How an OAuth client authenticates at the token endpoint (RFC 6749 section 2.3.1); default `post`. */
+export const ClientAuth = z.enum(['post', 'basic']);
+
+/** `oauth_client_credentials`: one client per user. */
+export const OAuthClientCredentialsPreset = z.strictObject({
+  type: z.literal('oauth_client_credentials'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      client_id: z.string().min(1),
+      client_secret: z.string(),
+      scopes: Scopes.optional(),
+      ...perUser,
+    }),
+  ),
+  url: z.string().min(1),
+  client_auth: ClientAuth.optional(),
+});
+
+const UserpassUser = z.strictObject({
+  username: z.string().min(1),
+  password: z.string(),
+  scopes: Scopes.optional(),
+  ...perUser,
+});
+
+/** `oauth_userpass` (alias `oauth_ropc`): the resource owner password grant. */
+export const OAuthUserpassPreset = z.strictObject({
+  type: z.enum(['oauth_userpass', 'oauth_ropc']),
+  users: z.array(UserpassUser),
+  url: z.string().min(1),
+  client_id: z.string().min(1),
+  client_secret: z.string(),
+  client_auth: ClientAuth.optional(),
+});
+
+/** `pool_userpass` (alias `cognito_userpass`): AWS Cognito USER_PASSWORD_AUTH. */
+export const PoolUserpassPreset = z.strictObject({
+  type: z.enum(['pool_userpass', 'cognito_userpass']),
+  users: z.array(UserpassUser),
+  region: CloudRegion,
+  client_id: z.string().min(1),
+  client_secret: z.string(),
+  /** Overrides `https://cognito-idp.<region>.amazonaws.com/` (tests, VPC endpoints). */
+  endpoint: z.string().min(1).optional(),
+});
+
+/** `webdriver`: a recorded Selenium IDE project per user. */
+export const WebdriverPreset = z.strictObject({
+  type: z.literal('webdriver'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      project: BrowserProject,
+      ...perUser,
+    }),
+  ),
+  wait_for_seconds: Count.optional(),
+  extractions: z.array(TokenExtraction).optional(),
+  injections: z.array(TokenInjection).optional(),
+});
+
+/** `curl`: a curl command per user, run in the sandboxed simulator. */
+export const CurlPreset = z.strictObject({
+  type: z.literal('curl'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      curl: z.string().min(1),
+      ...perUser,
+    }),
+  ),
+  extractions: z.array(TokenExtraction),
+  injections: z.array(TokenInjection),
+});
+
+/** `curl_sequence`: curl templates run in order, each seeing what the earlier ones extracted. */
+export const CurlSequencePreset = z.strictObject({
+  type: z.literal('curl_sequence'),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      variables: Variables.optional(),
+      ...perUser,
+    }),
+  ),
+  requests: z.array(
+    z.strictObject({
+      curl: z.string().min(1),
+      extractions: z.array(TokenExtraction).optional(),
+    }),
+  ).min(1),
+  injections: z.array(TokenInjection).optional(),
+});
+
+/** Any preset, discriminated by `type`. */
+export const Preset = z.discriminatedUnion('type', [
+  BasicPreset,
+  CurlPreset,
+  CurlSequencePreset,
+  DigestPreset,
+  GraphqlPreset,
+  HeadersPreset,
+  HttpPreset,
+  OAuthClientCredentialsPreset,
+  OAuthUserpassPreset,
+  PoolUserpassPreset,
+  WebdriverPreset,
+]);
+export type Preset = z.infer<typeof Preset>;
+export type PresetType = Preset['type'];
+
+export type BasicPreset = z.infer<typeof BasicPreset>;
+export type HeadersPreset = z.infer<typeof HeadersPreset>;
+export type HttpPreset = z.infer<typeof HttpPreset>;
+export type DigestPreset = z.infer<typeof DigestPreset>;
+export type GraphqlPreset = z.infer<typeof GraphqlPreset>;
+export type OAuthClientCredentialsPreset = z.infer<typeof OAuthClientCredentialsPreset>;
+export type OAuthUserpassPreset = z.infer<typeof OAuthUserpassPreset>;
+export type PoolUserpassPreset = z.infer<typeof PoolUserpassPreset>;
+export type WebdriverPreset = z.infer<typeof WebdriverPreset>;
+export type CurlPreset = z.infer<typeof CurlPreset>;
+export type CurlSequencePreset = z.infer<typeof CurlSequencePreset>;
+/** Keeps `NameValues` reachable for callers that normalise preset maps into lists. */
+export type { NameValues };

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { Credentials, Variables } from './common.js';
+
+/** UserRefresh: how and when a user's session is renewed. */
+export const UserRefresh = z.strictObject({
+  procedure: z.string().min(1).optional(),
+  sessionSeconds: z.int().positive().optional(),
+  keep: z.boolean(),
+  credentials: Credentials.optional(),
+  variables: Variables.optional(),
+});
+export type UserRefresh = z.infer<typeof UserRefresh>;
+
+/** User: a generic user, authenticated by a named procedure (or by its credentials alone). */
+export const User = z.strictObject({
+  name: z.string().min(1),
+  credentials: Credentials.optional(),
+  procedure: z.string().min(1).optional(),
+  variables: Variables.optional(),
+  refresh: UserRefresh.optional(),
+  repeater_mtls: z.boolean().optional(),
+});
+export type User = z.infer<typeof User>;

@@ -1,0 +1,70 @@
+/** Text shown in place of a secret. */
+export const MASK = '********';
+
+/** Secrets shorter than this are not masked: masking `a` or `1` would shred every message. */
+const MIN_SECRET_LENGTH = 3;
+
+/**
+ * Knows every secret value of a run (passwords, client secrets, tokens, cookie values) and masks
+ * them wherever text is about to be printed: errors, logs, CLI output, test attachments.
+ *
+ * Also masks the URL-encoded and Base64 forms of each secret, since that is how they appear in
+ * request bodies, query strings and `Authorization: Basic` headers.
+ *
+ * @example
+ * const redactor = new Redactor();
+ * redactor.add('hunter2');
+ * redactor.redact('password=hunter2'); // 'password=********'
+ */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  /** Registers secret values; empty and very short values are ignored. */
+  add(...values: Array<string | undefined | null>): this {
+    for (const value of values) {
+      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
+      for (const form of encodedForms(value)) {
+        if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
+          this.secrets.add(form);
+          this.pattern = undefined;
+        }
+      }
+    }
+    return this;
+  }
+
+  /** Registers every secret another redactor knows. */
+  addAll(other: Redactor): this {
+    for (const secret of other.secrets) this.secrets.add(secret);
+    this.pattern = undefined;
+    return this;
+  }
+
+  /** How many distinct secret forms are known. */
+  get size(): number {
+    return this.secrets.size;
+  }
+
+  /** Returns `text` with every known secret replaced by {@link MASK}. */
+  redact(text: string): string {
+    if (this.secrets.size === 0 || text.length === 0) return text;
+    this.pattern ??= new RegExp(
+      // Longest first, so a secret that contains another is masked whole.
+      [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
+      'g',
+    );
+    return text.replace(this.pattern, MASK);
+  }
+}
+
+function encodedForms(value: string): string[] {
+  const forms = new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]);
+  forms.add(Buffer.from(value).toString('base64').replace(/=+$/, ''));
+  forms.add(JSON.stringify(value).slice(1, -1));
+  return [...forms];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

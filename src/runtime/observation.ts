@@ -1,0 +1,53 @@
+/**
+ * What one sign-in step observed on the wire: the raw material of extractions. The HTTP
+ * transport fills it from one request and its redirect chain; the browser runner from everything
+ * the page sent and received. Extractions read it and nothing else, so they are pure functions.
+ */
+
+/** A header as sent or received; names keep their case, lookups ignore it. */
+export type HeaderPair = [name: string, value: string];
+
+/** A request that was sent (by us, or by the page in a browser step). */
+export interface ObservedRequest {
+  method: string;
+  url: string;
+  headers: HeaderPair[];
+  /** The body as text, when there was one and it was text. */
+  body?: string;
+}
+
+/** A response that was received, in order: a redirect chain gives one per hop. */
+export interface ObservedResponse {
+  url: string;
+  status: number;
+  headers: HeaderPair[];
+  /** The body as text; absent for redirects whose body was not read and for non-text bodies. */
+  body?: string;
+}
+
+/** A cookie set during the step (from Set-Cookie, or found in the browser context). */
+export interface ObservedCookie {
+  name: string;
+  value: string;
+  domain?: string;
+  path?: string;
+  /** Unix time in seconds; absent = session cookie. */
+  expires?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+}
+
+/** Everything a step observed, oldest first. */
+export interface Observation {
+  requests: ObservedRequest[];
+  responses: ObservedResponse[];
+  cookies: ObservedCookie[];
+  /** URLs navigated to or requested, oldest first; the last is where the step ended. */
+  urls: string[];
+}
+
+/** An observation with nothing in it, to build on. */
+export function emptyObservation(): Observation {
+  return { requests: [], responses: [], cookies: [], urls: [] };
+}
