@@ -1,0 +1,5 @@
+/** Sessions across workers and runs: memo, 0600 cache files, cross-process lock, refresh once. */
+export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
+export { ensureCacheDir } from './cache-dir.js';
+export { sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
+export { withFileLock, type FileLockOptions } from './lock.js';

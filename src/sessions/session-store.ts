@@ -1,0 +1,110 @@
+import type { Session } from '../runtime/session.js';
+import { needsRefresh } from '../runtime/expiry.js';
+import { ensureCacheDir } from './cache-dir.js';
+import { withFileLock, type FileLockOptions } from './lock.js';
+import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
+
+/** How a session was obtained: annotations and reports say it. */
+export type SessionSource = 'memo' | 'cached' | 'fresh' | 'refreshed';
+
+/** A session and how it was obtained. */
+export interface ResolvedSession {
+  session: Session;
+  source: SessionSource;
+}
+
+/** What the store calls to make sessions; the runtime's `authenticate` / `refreshSession` behind it. */
+export interface SessionProvider {
+  signIn(user: string): Promise<Session>;
+  refresh(session: Session): Promise<Session>;
+}
+
+/** Options of {@link SessionStore}. */
+export interface SessionStoreOptions {
+  /** The cache directory, e.g. `.auth`. */
+  dir: string;
+  /**
+   * What cached sessions belong to: the config's content hash, plus a run id when sessions must
+   * not be reused across runs. A file written under another key is ignored.
+   */
+  scopeKey: string;
+  /** false = keep sessions in memory only (no files, no cross-process sharing). Default true. */
+  persist?: boolean;
+  now?: () => number;
+  lock?: FileLockOptions;
+}
+
+/**
+ * Sessions, lazily, once per user across all the processes that share a cache directory:
+ * a per-process memo, then the 0600 cache file, then a sign-in under a cross-process lock. A session
+ * close to expiry is refreshed once, by whichever process gets the lock first; the others read the
+ * refreshed file.
+ *
+ * @example
+ * const store = new SessionStore({ dir: '.auth', scopeKey: loaded.contentHash }, provider);
+ * const { session, source } = await store.get('alice'); // source: 'fresh' the first time
+ */
+export class SessionStore {
+  private readonly memo = new Map<string, Session>();
+  private readonly pending = new Map<string, Promise<ResolvedSession>>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly options: SessionStoreOptions,
+    private readonly provider: SessionProvider,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The user's session, signing in or refreshing only when no usable one exists anywhere. */
+  get(user: string): Promise<ResolvedSession> {
+    const memo = this.memo.get(user);
+    if (memo && !needsRefresh(memo, this.now())) return Promise.resolve({ session: memo, source: 'memo' });
+    // Two fixtures of one test asking at once must not sign in twice.
+    let pending = this.pending.get(user);
+    if (!pending) {
+      pending = this.resolve(user, memo).finally(() => this.pending.delete(user));
+      this.pending.set(user, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */
+  forget(user: string): void {
+    this.memo.delete(user);
+  }
+
+  private async resolve(user: string, stale: Session | undefined): Promise<ResolvedSession> {
+    const resolved = this.options.persist === false ? await this.resolveInMemory(user, stale) : await this.resolveShared(user);
+    this.memo.set(user, resolved.session);
+    return resolved;
+  }
+
+  private async resolveInMemory(user: string, stale: Session | undefined): Promise<ResolvedSession> {
+    if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
+    return { session: await this.provider.signIn(user), source: 'fresh' };
+  }
+
+  private async resolveShared(user: string): Promise<ResolvedSession> {
+    const { dir, scopeKey } = this.options;
+    const file = sessionFilePath(dir, scopeKey, user);
+    const cached = readSessionFile(file, scopeKey);
+    if (cached && !needsRefresh(cached, this.now())) return { session: cached, source: 'cached' };
+
+    ensureCacheDir(dir);
+    return withFileLock(
+      file,
+      async () => {
+        // Another process may have signed in or refreshed while this one waited for the lock.
+        const current = readSessionFile(file, scopeKey);
+        if (current && !needsRefresh(current, this.now())) return { session: current, source: 'cached' as const };
+        const resolved: ResolvedSession = current
+          ? { session: await this.provider.refresh(current), source: 'refreshed' }
+          : { session: await this.provider.signIn(user), source: 'fresh' };
+        writeSessionFile(file, scopeKey, resolved.session);
+        return resolved;
+      },
+      this.options.lock,
+    );
+  }
+}

@@ -1,0 +1,25 @@
+// A stand-in Playwright worker: asks a shared SessionStore for a user's session, signing in through
+// a counting HTTP server, and prints how it got it. Args: dir scopeKey user signInUrl [holdMs] [ttlMs]
+import { request } from 'undici';
+import { SessionStore } from '../../../src/sessions/index.js';
+import { makeSession } from './make-session.js';
+
+const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2) as string[];
+const ttl = ttlMs ? Number(ttlMs) : undefined;
+
+async function call(kind: string): Promise<string> {
+  const res = await request(`${url}/${kind}/${user}`, { method: 'POST' });
+  const token = await res.body.text();
+  await new Promise((r) => setTimeout(r, Number(holdMs)));
+  return token;
+}
+
+const store = new SessionStore(
+  { dir: dir!, scopeKey: scopeKey!, lock: { staleMs: 2_000, waitMs: 30_000 } },
+  {
+    signIn: async (u) => makeSession(u, await call('signin'), ttl === undefined ? null : Date.now() + ttl),
+    refresh: async (s) => ({ ...makeSession(s.user, await call('refresh'), ttl === undefined ? null : Date.now() + ttl), origin: 'refreshed' }),
+  },
+);
+const { session, source } = await store.get(user!);
+process.stdout.write(JSON.stringify({ source, token: session.variables.token }) + '\n');
