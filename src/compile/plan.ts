@@ -26,6 +26,12 @@ export interface Plan {
   /** Origins/globs that browser contexts send injected credentials to; empty = see DESIGN.md. */
   scope: string[];
   mtls: MtlsCertificate[];
+  /**
+   * Secret values that compile wrote into procedures (client secrets, derived `Authorization: Basic`
+   * client credentials, Cognito SECRET_HASH values). `planSecrets()` returns them together with
+   * what it finds in users (passwords, credential values, variables). Absent = none.
+   */
+  secrets?: string[];
 }
 
 /** One name and its values, for headers, cookies and query parameters. Values are raw (not encoded). */
@@ -104,7 +110,13 @@ export interface RequestTemplate {
   headers: NameValuesList[];
   cookies: NameValuesList[];
   query: NameValuesList[];
-  /** A string, or a JSON value. Absent = no body. */
+  /**
+   * A string, or a JSON value. Absent = no body. A string is sent as is. A JSON value is sent as
+   * JSON, except when the request's `Content-Type` is `application/x-www-form-urlencoded`: then an
+   * object's top-level values are form-encoded, each after template expansion, so a value is encoded
+   * exactly once (the OAuth presets rely on this for RFC 6749 token requests: a `+` or `&` in a
+   * password or refresh token must survive).
+   */
   body?: unknown;
   proxy?: string;
   /** Seconds; absent = 30. */
@@ -112,6 +124,13 @@ export interface RequestTemplate {
   insecure?: boolean;
   /** Absent = 20; 0 = none. */
   followRedirects?: number;
+  /**
+   * HTTP Basic credentials to send as `Authorization: Basic` AFTER templating, unless `headers` has
+   * an `Authorization`. Set only by the curl simulator, for `-u '{{user}}:{{password}}'` (or a URL's
+   * `user:password@` with templates), which cannot be Base64-encoded before the variables are
+   * known; a literal `-u` becomes the header directly.
+   */
+  basicAuth?: { username: string; password: string };
 }
 
 /**
@@ -124,6 +143,18 @@ export type ResponseDialect = 'graphql' | 'oauth' | 'cognito';
 /** An extraction, normalised. */
 export interface PlanExtraction extends TokenExtraction {
   origin: ConfigPath;
+  /**
+   * When true, finding nothing leaves the variable unset instead of failing the step (presets use
+   * it for values a server may or may not return, such as `refresh_token` and `expires_in`).
+   * Absent = false.
+   */
+  optional?: boolean;
+  /**
+   * A search rule for `body` extractions that cannot be written as a key. `first-key-ending-token`:
+   * the first string found depth-first under `key` (a dot path such as `data`) whose property name
+   * ends with `token`, ignoring case: the `graphql` preset's default extraction (DESIGN.md).
+   */
+  match?: 'first-key-ending-token';
 }
 
 /** An injection, normalised. */

@@ -142,9 +142,13 @@ export interface ConfigIssue {
 export class ConfigInvalidError extends MultiAuthError {
   readonly issues: ConfigIssue[];
 
-  constructor(file: string, issues: ConfigIssue[]) {
+  /**
+   * @param code `CONFIG_INVALID` by default; `CONFIG_SYNTAX` when the file cannot be parsed,
+   * `CONFIG_ENV_MISSING` when the only errors are unset environment variables.
+   */
+  constructor(file: string, issues: ConfigIssue[], code: ErrorCode = 'CONFIG_INVALID') {
     const errors = issues.filter((i) => i.severity === 'error');
-    super('CONFIG_INVALID', `${file}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the config`);
+    super(code, `${file}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the config`);
     this.issues = issues;
   }
 

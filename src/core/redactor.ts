@@ -18,12 +18,15 @@ const MIN_SECRET_LENGTH = 3;
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** Values already registered: a sign-in re-registers the same ones often, and their forms cost. */
+  private readonly registered = new Set<string>();
   private pattern: RegExp | undefined;
 
   /** Registers secret values; empty and very short values are ignored. */
   add(...values: Array<string | undefined | null>): this {
     for (const value of values) {
-      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
+      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.registered.has(value)) continue;
+      this.registered.add(value);
       for (const form of encodedForms(value)) {
         if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
           this.secrets.add(form);

@@ -21,6 +21,10 @@ export interface DigestSessionState {
   qop?: string;
   /** The last nonce count used with `nonce`. */
   nc?: number;
+  /** The server asked for the username hashed (RFC 7616 section 3.4.4). */
+  userhash?: boolean;
+  /** Origin (`scheme://host:port`) of the protection space: answers are sent pre-emptively only there. */
+  origin?: string;
 }
 
 /**

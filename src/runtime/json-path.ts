@@ -1,0 +1,72 @@
+/**
+ * Small helpers over parsed JSON values: plain-object test and dot paths (`data.login.token`,
+ * `items.0.id`), shared by body extractions and body injections.
+ */
+
+/**
+ * True for `{}`-style objects (what YAML and JSON produce); false for arrays, null, class instances.
+ *
+ * @example
+ * isPlainObject({ a: 1 }); // true
+ * isPlainObject([1]);      // false
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Reads a dot path. A key that exists whole (`{"a.b": 1}` with path `a.b`) is preferred; numeric
+ * segments index arrays. Returns `{ found: false }` when the path does not resolve.
+ *
+ * @example
+ * getPath({ items: [{ id: 7 }] }, 'items.0.id'); // { found: true, value: 7 }
+ */
+export function getPath(root: unknown, path: string): { found: true; value: unknown } | { found: false } {
+  if (isPlainObject(root) && Object.hasOwn(root, path)) return { found: true, value: root[path] };
+  let current: unknown = root;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length) {
+      current = current[Number(segment)];
+    } else if (isPlainObject(current) && Object.hasOwn(current, segment)) {
+      current = current[segment];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value: current };
+}
+
+/**
+ * Writes `value` at a dot path inside a JSON object, creating the objects on the way (a numeric
+ * segment indexes an existing array). Mutates `root`.
+ *
+ * @example
+ * const body = { a: 1 };
+ * setPath(body, 'auth.token', 'x'); // body is { a: 1, auth: { token: 'x' } }
+ */
+export function setPath(root: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let current: Record<string, unknown> | unknown[] = root;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    const last = i === segments.length - 1;
+    if (Array.isArray(current) && /^\d+$/.test(segment)) {
+      if (last) {
+        current[Number(segment)] = value;
+        return;
+      }
+      const next: unknown = current[Number(segment)];
+      current = isPlainObject(next) || Array.isArray(next) ? next : (current[Number(segment)] = {});
+      continue;
+    }
+    const object = current as Record<string, unknown>;
+    if (last) {
+      object[segment] = value;
+      return;
+    }
+    const next = object[segment];
+    current = isPlainObject(next) || Array.isArray(next) ? next : (object[segment] = {}) as Record<string, unknown>;
+  }
+}

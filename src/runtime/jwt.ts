@@ -1,0 +1,24 @@
+/**
+ * Decodes the payload (claims) of a JWS compact JWT without verifying its signature: only to read
+ * `exp` for refresh timing, never to trust a claim. A leading `Bearer ` is ignored. Returns
+ * `undefined` for anything that is not three dot-separated parts with a Base64url JSON object in
+ * the middle (encrypted JWTs included).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-7.2
+ * @example
+ * decodeJwtPayload('eyJhbGciOiJub25lIn0.eyJleHAiOjE3MDAwMDAwMDB9.'); // { exp: 1700000000 }
+ */
+export function decodeJwtPayload(token: string): Record<string, unknown> | undefined {
+  const parts = token.trim().replace(/^bearer\s+/i, '').split('.');
+  if (parts.length !== 3) return undefined;
+  const payload = parts[1] as string;
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(payload)) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

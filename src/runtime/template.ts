@@ -1,0 +1,96 @@
+import { MultiAuthError } from '../core/errors.js';
+import type { ConfigPath } from '../core/path.js';
+import { isPlainObject } from './json-path.js';
+
+/**
+ * The variables a `{{ name }}` template can use at one point of a procedure: the user's variables,
+ * `username`/`password`, and everything extracted so far (see {@link initialScope}). Values are
+ * secrets: never print them.
+ */
+export type TemplateScope = Record<string, string>;
+
+/** Where a template is expanded: named in the error when a variable is unknown. */
+export interface TemplateWhere {
+  user: string;
+  procedure?: string;
+  /** Zero-based operation index within the procedure. */
+  step?: number;
+  /** Config path of the value being expanded (an element's `origin`, e.g. `['procedures', 0, 'operations', 1, 'parameters']`). */
+  path?: ConfigPath;
+}
+
+/**
+ * `{{ name }}` with optional spaces inside the braces. Only identifier-like names are templates;
+ * anything else between double braces is left as written.
+ */
+const TEMPLATE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+
+/**
+ * Expands every `{{ name }}` in the strings inside `value` (objects and arrays are walked; object
+ * keys, numbers, booleans and null are kept as they are). The substitution is done string by
+ * string on the structured value, never on serialised JSON, so a quote or a brace in a variable
+ * cannot change the shape of a body. `value` is not modified; a new value is returned.
+ *
+ * @throws MultiAuthError `TEMPLATE_UNKNOWN_VARIABLE` when a name is not in `scope`: the error names
+ *   the variable, the user, procedure, step and config path, and lists the names that are defined
+ *   (names only, never values).
+ * @example
+ * expandTemplate({ body: { user: '{{ username }}' } }, { username: 'alice' }, { user: 'alice' });
+ * // { body: { user: 'alice' } }
+ */
+export function expandTemplate<T>(value: T, scope: TemplateScope, where: TemplateWhere): T {
+  return walk(value, scope, where, [...(where.path ?? [])]) as T;
+}
+
+function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: Array<string | number>): unknown {
+  if (typeof value === 'string') return expandString(value, scope, where, path);
+  if (Array.isArray(value)) return value.map((item, index) => walk(item, scope, where, [...path, index]));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = walk(item, scope, where, [...path, key]);
+    return out;
+  }
+  return value;
+}
+
+function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
+  return text.replace(TEMPLATE, (_match, name: string) => {
+    if (Object.hasOwn(scope, name)) return scope[name] as string;
+    throw unknownVariable(name, scope, where, path);
+  });
+}
+
+function unknownVariable(name: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): MultiAuthError {
+  const defined = Object.keys(scope);
+  const listed = defined.length ? defined.map((n) => `{{${n}}}`).join(', ') : '(none)';
+  return new MultiAuthError('TEMPLATE_UNKNOWN_VARIABLE', `unknown variable {{${name}}}`, {
+    path,
+    context: { user: where.user, procedure: where.procedure, step: where.step },
+    details: [`variables defined at this point: ${listed}`],
+    hint:
+      `Declare "${name}" in the user's variables, extract it in an earlier operation ` +
+      `(extractions: [{ name: ${name}, ... }]), or fix the spelling.`,
+  });
+}
+
+/**
+ * The distinct variable names that `{{ name }}` templates inside `value` use, in order of first
+ * appearance. For checks before anything runs (`multiauth validate`).
+ *
+ * @example
+ * templateVariables({ url: 'https://x/{{tenant}}', body: ['{{ user }}', '{{tenant}}'] }); // ['tenant', 'user']
+ */
+export function templateVariables(value: unknown): string[] {
+  const names = new Set<string>();
+  const visit = (item: unknown): void => {
+    if (typeof item === 'string') {
+      for (const match of item.matchAll(TEMPLATE)) names.add(match[1] as string);
+    } else if (Array.isArray(item)) {
+      item.forEach(visit);
+    } else if (isPlainObject(item)) {
+      Object.values(item).forEach(visit);
+    }
+  };
+  visit(value);
+  return [...names];
+}
