@@ -1,3 +1,4 @@
+import { compileUserRegex } from '../core/regex.js';
 import type { ConfigIssue, SourceLocation } from '../core/errors.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import type { AuthConfig } from './schema/index.js';
@@ -85,12 +86,12 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
 
   function checkRegex(source: string, path: ConfigPath): void {
     try {
-      new RegExp(source);
+      compileUserRegex(source);
     } catch (error) {
       const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
-      const python = source.includes('(?P<') || source.includes('(?P=');
+      const python = source.includes('(?P=');
       report('error', path, `invalid regular expression: ${reason}`,
-        python ? 'Write Python-style named groups (?P<name>...) as (?<name>...) in JavaScript.' : 'Regexes use JavaScript syntax.');
+        python ? 'Python back-references (?P=name) are written \\k<name> in JavaScript.' : 'Regexes use JavaScript syntax (Python named groups (?P<name>...) are accepted).');
     }
   }
 

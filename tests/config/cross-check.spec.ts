@@ -79,7 +79,7 @@ test.describe('cross-checks', () => {
       'presets:',
       '  - type: curl',
       '    users: [{ username: k, curl: "curl https://idp.test" }]',
-      '    extractions: [{ location: header, key: Set-Cookie, name: sid, regex: "sid=(?P<v>[^;]+)" }]',
+      '    extractions: [{ location: header, key: Set-Cookie, name: sid, regex: "sid=(?P<v>[^;]+)(?P=v)" }]',
       '    injections: []',
       'procedures:',
       '  - name: p',
@@ -90,11 +90,24 @@ test.describe('cross-checks', () => {
     ].join('\n');
     const issues = problems(text);
     expect(brief(issues)).toEqual([
-      'presets[0].extractions[0].regex: invalid regular expression: /sid=(?P<v>[^;]+)/: Invalid group',
+      'presets[0].extractions[0].regex: invalid regular expression: /sid=(?<v>[^;]+)(?P=v)/: Invalid group',
       'procedures[0].operations[0].extractions[0].regex: invalid regular expression: /(a/: Unterminated group',
     ]);
-    expect(issues[0]?.hint).toBe('Write Python-style named groups (?P<name>...) as (?<name>...) in JavaScript.');
+    expect(issues[0]?.hint).toBe('Python back-references (?P=name) are written \\k<name> in JavaScript.');
     expect(issues.map(position)).toEqual(['4:74', '11:65']);
+  });
+
+  test('Python named groups and leading inline flags are accepted, as the runtime accepts them', () => {
+    const text = [
+      'presets:',
+      '  - type: curl',
+      '    users: [{ username: k, curl: "curl https://idp.test" }]',
+      '    extractions: [{ location: header, key: Set-Cookie, name: sid, regex: "(?i)SID=(?P<value>[^;]+)" }]',
+      '    injections: []',
+    ].join('\n');
+    const loaded = load(text);
+    expect(loaded.config.presets[0]?.type).toBe('curl');
+    expect(loaded.warnings).toEqual([]);
   });
 
   test('curl_sequence request regexes are checked too', () => {

@@ -1,3 +1,4 @@
+import { compileUserRegex } from '../../core/regex.js';
 import { MultiAuthError } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 
@@ -11,15 +12,8 @@ import type { ConfigPath } from '../../core/path.js';
  * compileExtractionRegex('(?i)token=(?P<value>[^;]+)', ['procedures', 0]); // /token=(?<value>[^;]+)/i
  */
 export function compileExtractionRegex(pattern: string, path: ConfigPath): RegExp {
-  let source = pattern.replace(/\(\?P</g, '(?<');
-  let flags = '';
-  const inline = /^\(\?([ims]+)\)/.exec(source);
-  if (inline) {
-    flags = [...new Set(inline[1] as string)].join('');
-    source = source.slice(inline[0].length);
-  }
   try {
-    return new RegExp(source, flags);
+    return compileUserRegex(pattern);
   } catch (error) {
     throw new MultiAuthError('CONFIG_INVALID', `invalid regular expression: ${(error as Error).message}`, {
       path,
