@@ -1,0 +1,86 @@
+import { formatPath } from '../core/path.js';
+import type { Redactor } from '../core/redactor.js';
+import { explainProcedure, pairs } from './explain-procedure.js';
+import type { Plan, PlanCredentials, PlanUser } from './plan.js';
+import { planSecrets } from './secrets.js';
+
+/**
+ * The whole Plan as readable text, for `multiauth validate --explain`: every user (credentials,
+ * variables, how it signs in and refreshes), then every procedure (requests with method, URL,
+ * headers and body; extractions; injections), with every secret masked. The secrets of the Plan
+ * ({@link planSecrets}) are registered in `redactor` first, and the text goes through it.
+ *
+ * @example
+ * const text = explainPlan(compile(config), new Redactor());
+ * // 2 users, 1 procedure
+ * //
+ * // user "alice"  (presets[0].users[0], http preset)
+ * //   username: alice
+ * //   password: ********
+ * //   ...
+ */
+export function explainPlan(plan: Plan, redactor: Redactor): string {
+  redactor.add(...planSecrets(plan));
+  const usage = procedureUsers(plan);
+  const order = [...new Set([...usage.keys(), ...Object.keys(plan.procedures)])].filter((name) => plan.procedures[name]);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const lines = [`${count(plan.users.length, 'user')}, ${count(order.length, 'procedure')}`];
+  if (plan.proxy !== undefined) lines.push(`proxy of every sign-in request: ${plan.proxy}`);
+  if (plan.scope.length) lines.push(`browser contexts send credentials to: ${plan.scope.join(', ')}`);
+  for (const m of plan.mtls) lines.push(`mTLS client certificate for ${m.origin}`);
+  for (const user of plan.users) lines.push('', ...explainUser(user));
+  for (const name of order) lines.push('', ...explainProcedure(plan.procedures[name]!, usage.get(name) ?? []));
+  return redactor.redact(`${lines.join('\n')}\n`);
+}
+
+/** Procedure name -> users that run it (to sign in or to refresh), in user order. */
+function procedureUsers(plan: Plan): Map<string, string[]> {
+  const usage = new Map<string, string[]>();
+  const add = (procedure: string | undefined, user: string) => {
+    if (procedure === undefined) return;
+    const users = usage.get(procedure) ?? [];
+    if (!users.includes(user)) users.push(user);
+    usage.set(procedure, users);
+  };
+  for (const user of plan.users) {
+    add(user.procedure, user.name);
+    if (user.refresh) add(user.refresh.procedure ?? user.procedure, user.name);
+  }
+  return usage;
+}
+
+function explainUser(user: PlanUser): string[] {
+  const source = user.source.kind === 'preset' ? `, ${user.source.type} preset` : '';
+  const lines = [`user "${user.name}"  (${formatPath(user.origin)}${source})`];
+  lines.push(...explainCredentials(user.credentials).map((l) => `  ${l}`));
+  lines.push(...explainVariables(user.variables).map((l) => `  ${l}`));
+  lines.push(`  signs in: ${user.procedure === undefined ? 'nothing to run (static credentials)' : `procedure "${user.procedure}"`}`);
+  const refresh = user.refresh;
+  if (refresh) {
+    const parts = [`procedure "${refresh.procedure ?? user.procedure ?? '(none)'}"`];
+    parts.push(refresh.sessionSeconds === undefined ? 'when the tokens expire' : `every ${refresh.sessionSeconds} s`);
+    if (refresh.keep) parts.push('keeps what it does not renew');
+    if (refresh.fallbackToSignIn) parts.push('signs in again when it cannot run');
+    lines.push(`  refresh: ${parts.join(', ')}`);
+    if (refresh.credentials) lines.push('  refresh credentials:', ...explainCredentials(refresh.credentials).map((l) => `    ${l}`));
+    if (refresh.variables) lines.push('  refresh variables:', ...explainVariables(refresh.variables).map((l) => `    ${l}`));
+  }
+  if (user.mtls) lines.push("  uses the config's mTLS client certificates");
+  return lines;
+}
+
+function explainCredentials(credentials: PlanCredentials): string[] {
+  const lines: string[] = [];
+  if (credentials.username !== undefined) lines.push(`username: ${credentials.username}`);
+  if (credentials.password !== undefined) lines.push(`password: ${credentials.password}`);
+  if (credentials.basic) lines.push('sends username and password as HTTP Basic on every request');
+  lines.push(...pairs('header', credentials.headers, ': '), ...pairs('cookie', credentials.cookies, '='), ...pairs('query', credentials.query, '='));
+  if (credentials.body !== undefined) {
+    lines.push(`body merged into every request: ${typeof credentials.body === 'string' ? credentials.body : JSON.stringify(credentials.body)}`);
+  }
+  return lines;
+}
+
+function explainVariables(variables: Record<string, string>): string[] {
+  return Object.entries(variables).map(([name, value]) => `variable ${name} = ${value}`);
+}

@@ -1,0 +1,83 @@
+import type { ConfigPath } from '../core/path.js';
+import type { Operation, Procedure, User } from '../config/schema/index.js';
+import type { PlanBrowserOperation, PlanOperation, PlanProcedure, PlanRefresh, PlanUser } from './plan.js';
+import { credentials, planExtractions, planInjections, requestTemplate, variablesRecord } from './normalize.js';
+
+/**
+ * A generic user (spec: User), normalised. Refresh defaults (the user's procedure, credentials and
+ * variables) are applied at run time, so they stay undefined here unless written.
+ *
+ * @example
+ * compileUser({ name: 'alice', procedure: 'login', credentials: { username: 'alice', password: 'pw' } }, 0);
+ * // { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, procedure: 'login',
+ * //   credentials: { username: 'alice', password: 'pw', basic: true, headers: [], cookies: [], query: [] },
+ * //   variables: {}, mtls: false }
+ */
+export function compileUser(user: User, index: number): PlanUser {
+  const out: PlanUser = {
+    name: user.name,
+    origin: ['users', index],
+    source: { kind: 'user' },
+    credentials: credentials(user.credentials),
+    variables: variablesRecord(user.variables),
+    mtls: user.repeater_mtls ?? false,
+  };
+  if (user.procedure !== undefined && user.procedure !== null) out.procedure = user.procedure;
+  if (user.refresh !== undefined) {
+    const refresh: PlanRefresh = { keep: user.refresh.keep, fallbackToSignIn: false };
+    if (user.refresh.procedure !== undefined) refresh.procedure = user.refresh.procedure;
+    if (user.refresh.sessionSeconds !== undefined) refresh.sessionSeconds = user.refresh.sessionSeconds;
+    if (user.refresh.credentials !== undefined) refresh.credentials = credentials(user.refresh.credentials);
+    if (user.refresh.variables !== undefined) refresh.variables = variablesRecord(user.refresh.variables);
+    out.refresh = refresh;
+  }
+  return out;
+}
+
+/**
+ * A procedure of the config's `procedures`, its operations normalised (`tech: selenium` becomes
+ * `browser`).
+ *
+ * @example
+ * compileProcedure({ name: 'login', operations: [{ tech: 'http', parameters: { url: 'https://x', method: 'POST',
+ *   headers: [], cookies: [] }, extractions: [] }], injections: [] }, 0);
+ * // { name: 'login', origin: ['procedures', 0], operations: [{ tech: 'http', request: {...}, ... }], injections: [] }
+ */
+export function compileProcedure(procedure: Procedure, index: number): PlanProcedure {
+  const origin: ConfigPath = ['procedures', index];
+  return {
+    name: procedure.name,
+    origin,
+    operations: procedure.operations.map((operation, step) => compileOperation(operation, [...origin, 'operations', step])),
+    injections: planInjections(procedure.injections, [...origin, 'injections']),
+  };
+}
+
+function compileOperation(operation: Operation, origin: ConfigPath): PlanOperation {
+  const extractions = planExtractions(operation.extractions, [...origin, 'extractions']);
+  switch (operation.tech) {
+    case 'http':
+      return { tech: 'http', origin, request: requestTemplate(operation.parameters), extractions };
+    case 'digest': {
+      const { first_request: first, second_request: second } = operation.parameters;
+      return {
+        tech: 'digest',
+        origin,
+        first: requestTemplate(first),
+        second: {
+          ...(second?.url === undefined ? {} : { url: second.url }),
+          ...(second?.method === undefined ? {} : { method: second.method }),
+        },
+        extractions,
+      };
+    }
+    case 'browser':
+    case 'selenium': {
+      const { project, options } = operation.parameters;
+      const out: PlanBrowserOperation = { tech: 'browser', origin, project, extractions };
+      if (options.wait_for_seconds !== undefined) out.waitForSeconds = options.wait_for_seconds;
+      if (options.proxy !== undefined) out.proxy = options.proxy;
+      return out;
+    }
+  }
+}

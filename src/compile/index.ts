@@ -1,0 +1,11 @@
+/**
+ * compile/: turns a validated config into the Plan the runtime executes (every preset becomes
+ * ordinary users and procedures), checks it, explains it.
+ */
+export { compile } from './compile.js';
+export { checkPlan } from './check-plan.js';
+export { explainPlan } from './explain.js';
+export { planSecrets } from './secrets.js';
+export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
+export { templateNames, TEMPLATE_PATTERN } from './template-names.js';
+export type * from './plan.js';

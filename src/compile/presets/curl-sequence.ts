@@ -1,0 +1,38 @@
+import type { CurlSequencePreset } from '../../config/schema/index.js';
+import type { PlanProcedure } from '../plan.js';
+import { planExtractions, planInjections, presetCredentials, variablesRecord } from '../normalize.js';
+import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
+
+/**
+ * `curl_sequence`: one procedure shared by the preset's users, one `curl` operation per request in
+ * order, each with its own extractions; each command is templated with the user's variables and
+ * everything extracted before it. The preset's injections close the procedure.
+ *
+ * @example
+ * compileCurlSequencePreset({ type: 'curl_sequence', requests: [
+ *   { curl: 'curl https://x/csrf', extractions: [{ name: 'csrf', location: 'cookie', key: 'csrf' }] },
+ *   { curl: "curl -d 'user={{user}}&csrf={{csrf}}' https://x/login" }],
+ *   users: [{ username: 'alice', variables: { user: 'alice' } }] }, site);
+ * // procedures: [{ name: 'preset[0]:curl_sequence', operations: [{ tech: 'curl', ... }, { tech: 'curl', ... }] }]
+ */
+export function compileCurlSequencePreset(preset: CurlSequencePreset, site: PresetSite): PresetOutput {
+  const procedure: PlanProcedure = {
+    name: presetProcedureName(site),
+    origin: site.origin,
+    fromPreset: site.type,
+    operations: preset.requests.map((request, index) => ({
+      tech: 'curl',
+      origin: [...site.origin, 'requests', index],
+      command: request.curl,
+      extractions: planExtractions(request.extractions, [...site.origin, 'requests', index, 'extractions']),
+    })),
+    injections: planInjections(preset.injections, [...site.origin, 'injections']),
+  };
+  const users = preset.users.map((user, index) =>
+    presetUser(site, index, user.username, presetCredentials(user), {
+      procedure: procedure.name,
+      variables: variablesRecord(user.variables),
+    }),
+  );
+  return { users, procedures: [procedure], secrets: [] };
+}

@@ -1,0 +1,37 @@
+import type { WebdriverPreset } from '../../config/schema/index.js';
+import type { PlanBrowserOperation, PlanProcedure } from '../plan.js';
+import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
+import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
+
+/**
+ * `webdriver`: one procedure per user with a single browser operation that runs the user's recorded
+ * Selenium IDE project (each step waiting up to the preset's `wait_for_seconds`), then the preset's
+ * extractions and injections. The user's headers and cookies are credentials.
+ *
+ * @example
+ * compileWebdriverPreset({ type: 'webdriver', wait_for_seconds: 5, users: [{ username: 'alice', project: { tests: [...] } }],
+ *   extractions: [{ name: 'sid', location: 'cookie', key: 'sid' }] }, site);
+ * // procedures: [{ name: 'preset[0]:webdriver:alice', operations: [{ tech: 'browser', project: {...}, waitForSeconds: 5 }] }]
+ */
+export function compileWebdriverPreset(preset: WebdriverPreset, site: PresetSite): PresetOutput {
+  const procedures: PlanProcedure[] = [];
+  const users = preset.users.map((user, index) => {
+    const operation: PlanBrowserOperation = {
+      tech: 'browser',
+      origin: [...site.origin, 'users', index, 'project'],
+      project: user.project,
+      extractions: planExtractions(preset.extractions, [...site.origin, 'extractions']),
+    };
+    if (preset.wait_for_seconds !== undefined) operation.waitForSeconds = preset.wait_for_seconds;
+    const procedure: PlanProcedure = {
+      name: presetProcedureName(site, user.username),
+      origin: site.origin,
+      fromPreset: site.type,
+      operations: [operation],
+      injections: planInjections(preset.injections, [...site.origin, 'injections']),
+    };
+    procedures.push(procedure);
+    return presetUser(site, index, user.username, presetCredentials(user), { procedure: procedure.name });
+  });
+  return { users, procedures, secrets: [] };
+}

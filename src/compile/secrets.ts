@@ -1,0 +1,128 @@
+import type { NameValuesList, Plan, PlanCredentials, PlanOperation, RequestTemplate } from './plan.js';
+
+/**
+ * Which values of a Plan are secret, so that a Redactor can mask them in every text printed
+ * (`explainPlan`, errors, logs). It errs towards masking: a value is public only when its name
+ * says so (an `Accept` header, a `username` variable); cookies are always secret.
+ */
+
+/** Headers whose values describe the request, not who sends it. */
+const PUBLIC_HEADERS = new Set([
+  'accept', 'accept-encoding', 'accept-language', 'cache-control', 'content-type', 'origin', 'pragma',
+  'referer', 'user-agent', 'x-amz-target', 'x-requested-with',
+]);
+
+/** Names (variables, query parameters, headers) whose values identify rather than authenticate. */
+const PUBLIC_NAME = /^(?:user(?:name)?|login|e-?mail(?:_?address)?|name|tenant|org(?:anization)?|role|scope|scopes|region|locale|lang(?:uage)?|client_?id)$|-role$|-tenant$/i;
+
+/** Names whose values are secrets where most values are not (request bodies, procedure headers). */
+const SENSITIVE_NAME =
+  /pass|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|session|credential|cookie|otp|hash|signature|authorization|^(?:auth|key|pin|code|sid)$/i;
+
+/** An HTTP authentication scheme before credentials (`Basic xyz`): the scheme itself is no secret. */
+const AUTH_SCHEME = /^(?:Basic|Bearer|Digest|Token|ApiKey)\s+(\S.*)$/i;
+
+/**
+ * Every secret value a Plan holds: users' passwords, credential header, cookie and query values,
+ * secret-looking body fields, variable values (except identifying ones such as `username`), the
+ * same for refresh credentials and variables; in procedures, secret-looking headers, cookies, query
+ * parameters and body fields, what browser steps type into password fields, passwords and tokens
+ * written into curl commands; and `plan.secrets` (what presets derived: client secrets, Basic
+ * client credentials, Cognito secret hashes) and mTLS passphrases. Templates (`{{name}}`) are never secrets.
+ *
+ * @example
+ * const redactor = new Redactor().add(...planSecrets(plan));
+ * redactor.redact(explainText);
+ */
+export function planSecrets(plan: Plan): string[] {
+  const found: string[] = [...(plan.secrets ?? []), ...plan.mtls.flatMap((m) => (m.passphrase === undefined ? [] : [m.passphrase]))];
+  for (const user of plan.users) {
+    found.push(...credentialSecrets(user.credentials), ...variableSecrets(user.variables));
+    if (user.refresh?.credentials) found.push(...credentialSecrets(user.refresh.credentials));
+    if (user.refresh?.variables) found.push(...variableSecrets(user.refresh.variables));
+  }
+  for (const procedure of Object.values(plan.procedures)) {
+    for (const operation of procedure.operations) found.push(...operationSecrets(operation));
+  }
+  return [...new Set(found.filter((value) => value.trim() !== '' && !value.includes('{{')))];
+}
+
+function credentialSecrets(credentials: PlanCredentials): string[] {
+  return [
+    ...(credentials.password === undefined ? [] : [credentials.password]),
+    ...values(credentials.headers, (name) => !PUBLIC_HEADERS.has(name.toLowerCase()) && !PUBLIC_NAME.test(name)),
+    ...values(credentials.cookies, () => true),
+    ...values(credentials.query, (name) => !PUBLIC_NAME.test(name)),
+    ...bodySecrets(credentials.body),
+  ];
+}
+
+function variableSecrets(variables: Record<string, string>): string[] {
+  return Object.entries(variables).filter(([name]) => !PUBLIC_NAME.test(name)).map(([, value]) => value);
+}
+
+function requestSecrets(request: RequestTemplate): string[] {
+  return [
+    ...values(request.headers, (name) => SENSITIVE_NAME.test(name)),
+    ...values(request.cookies, () => true),
+    ...values(request.query, (name) => SENSITIVE_NAME.test(name)),
+    ...bodySecrets(request.body),
+  ];
+}
+
+function operationSecrets(operation: PlanOperation): string[] {
+  switch (operation.tech) {
+    case 'http':
+      return requestSecrets(operation.request);
+    case 'digest':
+      return requestSecrets(operation.first);
+    case 'curl':
+      return curlSecrets(operation.command);
+    case 'browser':
+      return operation.project.tests.flatMap((test) =>
+        test.commands
+          .filter((c) => /^(?:type|sendkeys)$/i.test(c.command) && SENSITIVE_NAME.test(c.target) && c.value !== undefined)
+          .map((c) => c.value as string),
+      );
+  }
+}
+
+function values(list: NameValuesList[], secret: (name: string) => boolean): string[] {
+  return list.filter((item) => secret(item.name)).flatMap((item) => item.values.map(withoutScheme));
+}
+
+function withoutScheme(value: string): string {
+  return AUTH_SCHEME.exec(value)?.[1] ?? value;
+}
+
+/** String leaves of a JSON body under secret-looking keys; for a form string, its secret-looking fields. */
+function bodySecrets(body: unknown, key = ''): string[] {
+  if (typeof body === 'string') {
+    if (key !== '') return SENSITIVE_NAME.test(key) ? [body] : [];
+    if (!/^[^=&\s]+=[^&]*(?:&[^=&\s]+=[^&]*)*$/.test(body)) return [];
+    return [...new URLSearchParams(body)].filter(([name]) => SENSITIVE_NAME.test(name)).map(([, value]) => value);
+  }
+  if (Array.isArray(body)) return body.flatMap((item) => bodySecrets(item, key));
+  if (body !== null && typeof body === 'object') {
+    return Object.entries(body).flatMap(([name, value]) => bodySecrets(value, name));
+  }
+  return [];
+}
+
+/**
+ * Secrets written literally into a curl command: the password of `-u user:password`, the values of
+ * `Authorization`/`Cookie`/API-key headers, and `password=`/`token=`-like fields of form and JSON
+ * data. A heuristic: the curl simulator parses the command properly at run time.
+ */
+function curlSecrets(command: string): string[] {
+  const found: string[] = [];
+  for (const m of command.matchAll(/(?:^|\s)(?:-u|--user)(?:\s+|=)(['"]?)([^\s'"]+)\1/g)) {
+    const credentials = m[2] as string;
+    const colon = credentials.indexOf(':');
+    if (colon >= 0) found.push(credentials.slice(colon + 1));
+  }
+  for (const m of command.matchAll(/(?:authorization|cookie|x-api-key|api-key)\s*:\s*([^'"\n]+)/gi)) found.push(withoutScheme((m[1] as string).trim()));
+  for (const m of command.matchAll(/[\w.-]*(?:pass|secret|token)[\w.-]*=([^&'"\s]+)/gi)) found.push(m[1] as string);
+  for (const m of command.matchAll(/\\?"[\w.-]*(?:pass|secret|token)[\w.-]*\\?"\s*:\s*\\?"((?:[^"\\]|\\.)*?)\\?"/gi)) found.push(m[1] as string);
+  return found;
+}

@@ -1,0 +1,82 @@
+import { test, expect } from '@playwright/test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse as parseDotenv } from 'dotenv';
+import { parse as parseYaml } from 'yaml';
+import { removeTempDirs, ROOT, runCli, writeFiles } from '../cli/run-cli.js';
+
+const EXAMPLES = join(ROOT, 'examples');
+const PRESET_TYPES = [
+  'basic', 'headers', 'http', 'digest', 'graphql', 'oauth_client_credentials', 'oauth_userpass', 'pool_userpass',
+  'webdriver', 'curl', 'curl_sequence',
+];
+
+/** Every config under examples/: YAML and JSON files, README and .env files aside. */
+function exampleConfigs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return exampleConfigs(path);
+    return /\.(ya?ml|json)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The variables an example expects in its .env, from the .env.example beside it. */
+function exampleEnv(file: string): Record<string, string> {
+  const example = join(dirname(file), '.env.example');
+  return existsSync(example) ? parseDotenv(readFileSync(example, 'utf8')) : {};
+}
+
+const configs = exampleConfigs(EXAMPLES);
+test.afterAll(removeTempDirs);
+const validateSchema = new Ajv2020({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8')) as object,
+);
+
+test('there is one commented example per preset type, plus procedures.yaml', () => {
+  for (const type of PRESET_TYPES) {
+    const file = join(EXAMPLES, 'presets', `${type}.yaml`);
+    expect(existsSync(file), file).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/^# /m);
+    expect((parseYaml(text) as { presets: Array<{ type: string }> }).presets.map((p) => p.type)).toContain(type);
+  }
+  expect(configs).toContain(join(EXAMPLES, 'procedures.yaml'));
+  expect(configs.filter((f) => f.includes(`${join('examples', 'compat')}`)).length).toBeGreaterThanOrEqual(7);
+});
+
+for (const file of configs) {
+  const name = relative(ROOT, file);
+
+  test(`${name} validates with the CLI`, () => {
+    const run = runCli(['validate', '-c', name], { env: exampleEnv(file) });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(new RegExp(`^${name.replace(/[.]/g, '\\.')}: \\d+ users?, \\d+ procedures? OK\\n$`));
+    expect(run.code).toBe(0);
+  });
+
+  test(`${name} validates against docs/schema.json`, () => {
+    const document: unknown = parseYaml(readFileSync(file, 'utf8'));
+    const valid = validateSchema(document);
+    expect(validateSchema.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+}
+
+test('procedures.yaml: an admin and a viewer, a login procedure and a refresh with {{refresh_token}}', () => {
+  const run = runCli(['validate', '--explain', '-c', 'examples/procedures.yaml']);
+  expect(run.code).toBe(0);
+  expect(runCli(['users', '-c', 'examples/procedures.yaml']).stdout).toBe('admin\nviewer\n');
+  expect(run.stdout).toContain('refresh: procedure "token-refresh", every 300 s');
+  expect(run.stdout).toContain('body: {"refresh_token":"{{refresh_token}}"}');
+  expect(run.stdout).not.toContain('alice-password');
+});
+
+test('secrets-from-env needs its variables: without them, validation names each one and its line', () => {
+  // A copy without any .env beside it, so a developer's own examples/secrets-from-env/.env cannot interfere.
+  const dir = writeFiles({ 'multiauth.yaml': readFileSync(join(EXAMPLES, 'secrets-from-env', 'multiauth.yaml'), 'utf8') });
+  const run = runCli(['validate'], { cwd: dir, env: { DEMO_ADMIN_PASSWORD: undefined, DEMO_VIEWER_PASSWORD: undefined } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^multiauth\.yaml:\d+:\d+ {2}presets\[0\]\.users\[0\]\.password: .*DEMO_ADMIN_PASSWORD/m);
+  expect(run.stderr).toMatch(/^multiauth\.yaml:\d+:\d+ {2}presets\[0\]\.users\[1\]\.password: .*DEMO_VIEWER_PASSWORD/m);
+});
