@@ -1,5 +1,6 @@
 import { MultiAuthError } from '../core/errors.js';
 import type { ConfigPath } from '../core/path.js';
+import { TEMPLATE_PATTERN } from '../compile/template-names.js';
 import { isPlainObject } from './json-path.js';
 
 /**
@@ -18,12 +19,6 @@ export interface TemplateWhere {
   /** Config path of the value being expanded (an element's `origin`, e.g. `['procedures', 0, 'operations', 1, 'parameters']`). */
   path?: ConfigPath;
 }
-
-/**
- * `{{ name }}` with optional spaces inside the braces. Only identifier-like names are templates;
- * anything else between double braces is left as written.
- */
-const TEMPLATE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 
 /**
  * Expands every `{{ name }}` in the strings inside `value` (objects and arrays are walked; object
@@ -54,7 +49,7 @@ function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: 
 }
 
 function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
-  return text.replace(TEMPLATE, (_match, name: string) => {
+  return text.replace(TEMPLATE_PATTERN, (_match, name: string) => {
     if (Object.hasOwn(scope, name)) return scope[name] as string;
     throw unknownVariable(name, scope, where, path);
   });
@@ -71,26 +66,4 @@ function unknownVariable(name: string, scope: TemplateScope, where: TemplateWher
       `Declare "${name}" in the user's variables, extract it in an earlier operation ` +
       `(extractions: [{ name: ${name}, ... }]), or fix the spelling.`,
   });
-}
-
-/**
- * The distinct variable names that `{{ name }}` templates inside `value` use, in order of first
- * appearance. For checks before anything runs (`multiauth validate`).
- *
- * @example
- * templateVariables({ url: 'https://x/{{tenant}}', body: ['{{ user }}', '{{tenant}}'] }); // ['tenant', 'user']
- */
-export function templateVariables(value: unknown): string[] {
-  const names = new Set<string>();
-  const visit = (item: unknown): void => {
-    if (typeof item === 'string') {
-      for (const match of item.matchAll(TEMPLATE)) names.add(match[1] as string);
-    } else if (Array.isArray(item)) {
-      item.forEach(visit);
-    } else if (isPlainObject(item)) {
-      Object.values(item).forEach(visit);
-    }
-  };
-  visit(value);
-  return [...names];
 }

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
-import { expandTemplate, templateVariables } from '../../src/runtime/template.js';
+import { expandTemplate } from '../../src/runtime/template.js';
+import { templateNames } from '../../src/compile/template-names.js';
 
 const where = { user: 'alice', procedure: 'login', step: 1, path: ['procedures', 0, 'operations', 1, 'parameters'] };
 
@@ -79,11 +80,11 @@ test('an unknown variable with an empty scope says none are defined', () => {
   expect(error.path).toEqual([]);
 });
 
-test('templateVariables lists distinct names in order of first use', () => {
-  expect(templateVariables({ url: 'https://x/{{tenant}}', body: ['{{ user }}', '{{tenant}}', 3, null], h: { k: '{{a.b}}' } })).toEqual([
+test('templateNames lists distinct names in order of first use', () => {
+  expect(templateNames({ url: 'https://x/{{tenant}}', body: ['{{ user }}', '{{tenant}}', 3, null], h: { k: '{{a.b}}' } })).toEqual([
     'tenant',
     'user',
     'a.b',
   ]);
-  expect(templateVariables('no templates {here}')).toEqual([]);
+  expect(templateNames('no templates {here}')).toEqual([]);
 });
