@@ -1,0 +1,6 @@
+/** The browser runner: Selenium IDE commands on a Playwright BrowserContext. */
+export { BROWSER_COMMANDS, UNSUPPORTED_COMMANDS, isDisabledCommand, type BrowserCommandSpec } from './commands.js';
+export { runBrowserStep, DEFAULT_WAIT_SECONDS, type BrowserStepInput, type BrowserStepResult } from './run.js';
+export { browserIssues } from './validate.js';
+export { prepareContext, browserStartUrl, type BrowserContextCredentials } from './prepare.js';
+export { launchBrowserForCli, type CliBrowserOptions } from './launch.js';
