@@ -72,8 +72,9 @@ test.describe('SessionStore across processes', () => {
   });
 
   test('an expiring session is refreshed once for eight processes', async () => {
-    // ttl 20 s: below the 30 s refresh margin, so every reader wants a refresh.
-    await run([dir, 'cfg', 'alice', counter.url, '0', '20000']).done;
+    // A 1 s session, then past its end: every reader wants a refresh.
+    await run([dir, 'cfg', 'alice', counter.url, '0', '1000']).done;
+    await new Promise((r) => setTimeout(r, 1_100));
     const runs = Array.from({ length: 8 }, () => run([dir, 'cfg', 'alice', counter.url, '200', '600000']));
     const results = (await Promise.all(runs.map((r) => r.done))).map((r) => JSON.parse(r.out));
     expect(counter.counts).toEqual({ signin: 1, refresh: 1 });
