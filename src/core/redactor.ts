@@ -18,8 +18,10 @@ const MIN_SECRET_LENGTH = 3;
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
-  /** Values already registered: a sign-in re-registers the same ones often, and their forms cost. */
+  /** Values already registered: a sign-in re-registers the same ones often. */
   private readonly registered = new Set<string>();
+  /** Registered values whose encoded forms are not computed yet: that waits for the first print. */
+  private pending: string[] = [];
   private pattern: RegExp | undefined;
 
   /** Registers secret values; empty and very short values are ignored. */
@@ -27,37 +29,48 @@ export class Redactor {
     for (const value of values) {
       if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.registered.has(value)) continue;
       this.registered.add(value);
-      for (const form of encodedForms(value)) {
-        if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
-          this.secrets.add(form);
-          this.pattern = undefined;
-        }
-      }
+      this.pending.push(value);
     }
     return this;
   }
 
   /** Registers every secret another redactor knows. */
   addAll(other: Redactor): this {
-    for (const secret of other.secrets) this.secrets.add(secret);
+    for (const secret of other.forms()) this.secrets.add(secret);
     this.pattern = undefined;
     return this;
   }
 
   /** How many distinct secret forms are known. */
   get size(): number {
-    return this.secrets.size;
+    return this.forms().size;
   }
 
   /** Returns `text` with every known secret replaced by {@link MASK}. */
   redact(text: string): string {
-    if (this.secrets.size === 0 || text.length === 0) return text;
+    if (text.length === 0 || this.forms().size === 0) return text;
     this.pattern ??= new RegExp(
       // Longest first, so a secret that contains another is masked whole.
       [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
       'g',
     );
     return text.replace(this.pattern, MASK);
+  }
+
+  /** Every secret form, the pending values' forms computed first. */
+  private forms(): Set<string> {
+    if (this.pending.length) {
+      for (const value of this.pending) {
+        for (const form of encodedForms(value)) {
+          if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
+            this.secrets.add(form);
+            this.pattern = undefined;
+          }
+        }
+      }
+      this.pending = [];
+    }
+    return this.secrets;
   }
 }
 

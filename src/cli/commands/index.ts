@@ -1,0 +1,15 @@
+import type { Command } from '../command.js';
+import { loginCommand } from './login.js';
+import { schemaCommand } from './schema.js';
+import { usersCommand } from './users.js';
+import { validateCommand } from './validate.js';
+
+/**
+ * Every command of `multiauth`, in the order help lists them. Adding a command is one line here.
+ */
+export const commands: readonly Command[] = [
+  validateCommand,
+  loginCommand,
+  usersCommand,
+  schemaCommand,
+];

@@ -1,0 +1,95 @@
+import type { Redactor } from '../../core/redactor.js';
+import type { ObservedCookie } from '../../runtime/observation.js';
+import type { Session } from '../../runtime/session.js';
+
+/**
+ * The session as `multiauth login --json` prints it (DESIGN.md section 6): `user`, `headers`
+ * (`{name: [values]}`), `cookies` (`[{name, value, domain?, path?, ...}]`), `query`, `body`
+ * (`{merge?, set}`) and `expiresAt` (Unix ms, or null). Every string is passed through `mask`
+ * (the redactor, or nothing with `--reveal`).
+ *
+ * @example
+ * JSON.stringify(sessionJson(session, (text) => redactor.redact(text)));
+ */
+export function sessionJson(session: Session, mask: (text: string) => string): Record<string, unknown> {
+  return maskStrings(
+    {
+      user: session.user,
+      headers: session.headers,
+      cookies: session.cookies,
+      query: session.query,
+      body: session.body,
+      expiresAt: session.expiresAt,
+    },
+    mask,
+  ) as Record<string, unknown>;
+}
+
+/**
+ * The session for people: who, how it came, when it expires, then what every authenticated request
+ * will carry. Values go through `mask`.
+ *
+ * @example
+ * io.stdout.write(sessionText(session, { procedure: 'login', now: Date.now(), mask: (t) => redactor.redact(t) }));
+ */
+export function sessionText(session: Session, opts: { procedure?: string; now: number; mask: (text: string) => string }): string {
+  const { mask } = opts;
+  const lines = [
+    `user:     ${session.user}`,
+    `how:      ${how(session, opts.procedure)}`,
+    `expires:  ${expiry(session.expiresAt, opts.now)}`,
+  ];
+  const section = (title: string, entries: string[]) => {
+    lines.push(`${title}:${entries.length ? '' : ' (none)'}`);
+    for (const entry of entries) lines.push(`  ${entry}`);
+  };
+  section('headers', Object.entries(session.headers).flatMap(([name, values]) => values.map((value) => `${name}: ${headerValue(name, value, mask)}`)));
+  section('cookies', session.cookies.map((cookie) => `${cookie.name}=${mask(cookie.value)}${cookieAttributes(cookie)}`));
+  section('query', Object.entries(session.query).flatMap(([name, values]) => values.map((value) => `${name}=${mask(value)}`)));
+  const body = [
+    ...(session.body.merge === undefined ? [] : [`merge ${JSON.stringify(maskStrings(session.body.merge, mask))}`]),
+    ...Object.entries(session.body.set).map(([path, value]) => `set ${path} = ${mask(value)}`),
+  ];
+  section('body', body);
+  if (session.origins.length) section('localStorage', session.origins.map((o) => `${o.origin}: ${o.localStorage.length} item(s)`));
+  if (session.digest) lines.push(`digest:   answers challenges of realm "${session.digest.realm ?? '?'}" as ${session.digest.username}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `Authorization: Bearer ********`: the scheme is not a secret, and saying it helps. */
+function headerValue(name: string, value: string, mask: (text: string) => string): string {
+  const scheme = name.toLowerCase() === 'authorization' ? /^(Basic|Bearer|Digest|Token|JWT) (.+)$/i.exec(value) : null;
+  return scheme ? `${scheme[1]} ${mask(scheme[2] as string)}` : mask(value);
+}
+
+function how(session: Session, procedure: string | undefined): string {
+  const verb = session.origin === 'refreshed' ? 'refreshed' : 'signed in';
+  return procedure === undefined ? 'static credentials (no sign-in request)' : `${verb} by procedure "${procedure}"`;
+}
+
+function expiry(expiresAt: number | null, now: number): string {
+  if (expiresAt === null) return 'never (lasts the run)';
+  const seconds = Math.round((expiresAt - now) / 1000);
+  const left = seconds <= 0 ? 'expired' : seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;
+  return `${new Date(expiresAt).toISOString()} (${left})`;
+}
+
+function cookieAttributes(cookie: ObservedCookie): string {
+  const parts = [
+    cookie.domain && `domain ${cookie.domain}`,
+    cookie.path && `path ${cookie.path}`,
+    cookie.httpOnly && 'HttpOnly',
+    cookie.secure && 'Secure',
+    cookie.sameSite && `SameSite=${cookie.sameSite}`,
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+function maskStrings(value: unknown, mask: (text: string) => string): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
+  }
+  return value;
+}

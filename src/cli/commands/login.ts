@@ -1,0 +1,70 @@
+import { ConfigInvalidError } from '../../core/errors.js';
+import { authenticate, findPlanUser } from '../../runtime/authenticate.js';
+import { withSignInContext } from '../../runtime/error-context.js';
+import { closeDispatchers } from '../../runtime/http/dispatcher.js';
+import { checkConfig, renderIssues, resolveConfigFile } from '../check-config.js';
+import { configOption, type Command } from '../command.js';
+import { ExitCode } from '../io.js';
+import { sessionJson, sessionText } from './login-output.js';
+
+/**
+ * `multiauth login USER [-c FILE] [--json] [--reveal]`: signs USER in as the fixtures would and
+ * prints the session (what every authenticated request will carry), secrets masked unless
+ * `--reveal`. Exit 0 signed in; 1 sign-in failed (the error on stderr, redacted); 2 invalid config
+ * or unknown user.
+ *
+ * @example
+ * await main(['login', 'alice', '-c', 'multiauth.yaml', '--json'], io); // {"user":"alice","headers":{...},...}
+ */
+export const loginCommand: Command = {
+  name: 'login',
+  summary: 'sign a user in and print the session (secrets masked unless --reveal)',
+  arguments: 'USER [-c FILE] [--json] [--reveal]',
+  description:
+    'Signs USER in exactly as the Playwright fixtures do, and prints what every authenticated\n' +
+    'request will carry: headers, cookies, query parameters, body fields, and when it expires.\n' +
+    'Secret values are masked unless --reveal. --json prints\n' +
+    '{"user","headers","cookies","query","body","expiresAt"} for scripts.\n' +
+    'Exit 0 signed in, 1 sign-in failed, 2 invalid config or unknown user.',
+  options: {
+    config: configOption,
+    json: { type: 'boolean', description: 'print the session as JSON' },
+    reveal: { type: 'boolean', description: 'print secret values instead of ********' },
+  },
+  positionals: { min: 1, max: 1 },
+  async run({ values, positionals, io }) {
+    const userName = positionals[0] as string;
+    const file = resolveConfigFile(values.config as string | undefined, io);
+    let checked;
+    try {
+      checked = checkConfig(file, io);
+    } catch (error) {
+      if (!(error instanceof ConfigInvalidError)) throw error;
+      io.stderr.write(renderIssues(error.issues, io.cwd, file));
+      return ExitCode.INVALID;
+    }
+    const { plan, issues, redactor } = checked;
+    if (issues.some((issue) => issue.severity === 'error')) {
+      io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
+      return ExitCode.INVALID;
+    }
+    if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
+
+    const user = findPlanUser(plan, userName);
+    let session;
+    try {
+      session = await authenticate(plan, user.name, { redactor });
+    } catch (error) {
+      throw withSignInContext(error, {}, redactor);
+    } finally {
+      await closeDispatchers();
+    }
+    const mask = values.reveal ? (text: string) => text : (text: string) => redactor.redact(text);
+    io.stdout.write(
+      values.json
+        ? `${JSON.stringify(sessionJson(session, mask), null, 2)}\n`
+        : sessionText(session, { procedure: user.procedure, now: Date.now(), mask }),
+    );
+    return ExitCode.OK;
+  },
+};

@@ -1,0 +1,53 @@
+import { ConfigInvalidError } from '../../core/errors.js';
+import { explainPlan } from '../../compile/index.js';
+import { checkConfig, displayPath, plural, renderIssues, resolveConfigFile } from '../check-config.js';
+import { configOption, type Command } from '../command.js';
+import { ExitCode } from '../io.js';
+
+/**
+ * `multiauth validate [-c FILE] [--explain]`: loads, compiles and checks the config without
+ * signing anyone in. Exit 0 with `multiauth.yaml: N users, M procedures OK` on stdout (warnings on
+ * stderr); exit 2 with every issue on stderr as `file:line:col  path: message`. `--explain` also
+ * prints every user and its compiled procedure, secrets masked.
+ *
+ * @example
+ * await main(['validate', '-c', 'examples/procedures.yaml', '--explain'], io); // 0
+ */
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'check the config (schema, references, variables, curl and browser commands); sends nothing',
+  arguments: '[-c FILE] [--explain]',
+  description:
+    'Checks the config without signing anyone in: the schema, procedure and user references,\n' +
+    'variables that are never defined, curl commands and browser commands. Prints\n' +
+    '"FILE: N users, M procedures OK" and exits 0, or prints every problem as\n' +
+    'file:line:col and exits 2.',
+  options: {
+    config: configOption,
+    explain: { type: 'boolean', description: 'also print every user and its compiled sign-in procedure (secrets masked)' },
+  },
+  positionals: { min: 0, max: 0 },
+  async run({ values, io }) {
+    const file = resolveConfigFile(values.config as string | undefined, io);
+    let checked;
+    try {
+      checked = checkConfig(file, io);
+    } catch (error) {
+      if (!(error instanceof ConfigInvalidError)) throw error;
+      io.stderr.write(renderIssues(error.issues, io.cwd, file));
+      return ExitCode.INVALID;
+    }
+    const { plan, issues, redactor } = checked;
+    const errors = issues.filter((i) => i.severity === 'error');
+    if (errors.length) {
+      io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
+      return ExitCode.INVALID;
+    }
+    if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
+    const procedures = Object.keys(plan.procedures).length;
+    const warned = issues.length ? ` (${plural(issues.length, 'warning')})` : '';
+    io.stdout.write(`${displayPath(file, io.cwd)}: ${plural(plan.users.length, 'user')}, ${plural(procedures, 'procedure')} OK${warned}\n`);
+    if (values.explain) io.stdout.write(`\n${explainPlan(plan, redactor)}`);
+    return ExitCode.OK;
+  },
+};

@@ -1,0 +1,138 @@
+import { MultiAuthError } from '../core/errors.js';
+import type { Redactor } from '../core/redactor.js';
+import type { Plan, PlanCredentials, PlanUser } from '../compile/plan.js';
+import { planSecrets } from '../compile/index.js';
+import { didYouMean } from '../config/suggest.js';
+import { newSession, sessionSecrets } from './apply.js';
+import { mergeRefreshed } from './refresh-merge.js';
+import { runProcedure } from './run-procedure.js';
+import type { Session } from './session.js';
+
+/** Options of {@link authenticate} and {@link refreshSession}. */
+export interface AuthenticateOptions {
+  /** Learns every secret of the run (credentials, extracted values, the session) before anything is printed. */
+  redactor: Redactor;
+  /** The clock, Unix ms (tests); default `Date.now`. */
+  now?: () => number;
+  /** The session this sign-in replaces: its variables are visible to the procedure, as in a refresh. */
+  previous?: Session;
+  /** The browser runner handle for browser operations (a Playwright browser, or what opens contexts). */
+  browser?: unknown;
+}
+
+/**
+ * Signs a user of the plan in and returns the session: the user's static credentials (basic,
+ * headers, cookies, query, body) and, when the user has a procedure, what running it produced
+ * (injections, cookies the sign-in set, expiry). Every secret met on the way is registered with
+ * `options.redactor`; errors are {@link MultiAuthError}s naming the user, procedure and step, with
+ * nothing secret in their text.
+ *
+ * @throws MultiAuthError `USER_UNKNOWN` (with a did-you-mean), and whatever a step throws:
+ *   `AUTH_HTTP_STATUS`, `AUTH_NETWORK`, `AUTH_TIMEOUT`, `AUTH_REDIRECT`, `TEMPLATE_UNKNOWN_VARIABLE`,
+ *   `EXTRACTION_NOT_FOUND`, `INJECTION_VARIABLE_UNSET`, ...
+ * @example
+ * const session = await authenticate(plan, 'alice', { redactor });
+ * applySession(session, { method: 'GET', url: 'https://api.test/me', headers: [] });
+ */
+export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
+  const user = findPlanUser(plan, userName);
+  registerPlanSecrets(options.redactor, plan);
+  const session = await signIn(plan, user, user.procedure, {
+    credentials: user.credentials,
+    variables: user.variables,
+    previous: options.previous?.variables,
+    options,
+  });
+  options.redactor.add(...sessionSecrets(session));
+  return session;
+}
+
+/**
+ * Renews a session (spec: UserRefresh): runs `refresh.procedure` (default the user's) with
+ * `refresh.credentials` and `refresh.variables` (default the user's), the session's variables
+ * visible to its templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that
+ * fails (or needs a variable the session never got) becomes a fresh sign-in. The result is laid
+ * over the old session when `refresh.keep` is true. A user without `refresh` signs in again.
+ *
+ * @example
+ * if (needsRefresh(session, Date.now())) session = await refreshSession(plan, session, { redactor });
+ */
+export async function refreshSession(plan: Plan, session: Session, options: AuthenticateOptions): Promise<Session> {
+  const user = findPlanUser(plan, session.user);
+  const refresh = user.refresh;
+  if (!refresh) return authenticate(plan, user.name, options);
+  const credentials = refresh.credentials ?? user.credentials;
+  const variables = refresh.variables ?? user.variables;
+  registerPlanSecrets(options.redactor, plan);
+  options.redactor.add(...sessionSecrets(session));
+
+  let refreshed: Session;
+  try {
+    refreshed = await signIn(plan, user, refresh.procedure ?? user.procedure, {
+      credentials,
+      variables,
+      previous: session.variables,
+      options,
+    });
+  } catch (error) {
+    if (!refresh.fallbackToSignIn || !(error instanceof MultiAuthError)) throw error;
+    refreshed = await authenticate(plan, user.name, { ...options, previous: undefined });
+  }
+  const merged = mergeRefreshed(session, refreshed, refresh.keep);
+  merged.origin = 'refreshed';
+  options.redactor.add(...sessionSecrets(merged));
+  return merged;
+}
+
+/**
+ * The user of that name, or `USER_UNKNOWN` listing the closest name and how many users there are.
+ *
+ * @example
+ * findPlanUser(plan, 'alice').procedure; // 'login'
+ */
+export function findPlanUser(plan: Plan, userName: string): PlanUser {
+  const user = plan.users.find((candidate) => candidate.name === userName);
+  if (user) return user;
+  const names = plan.users.map((candidate) => candidate.name);
+  throw new MultiAuthError('USER_UNKNOWN', `no user named "${userName}"${didYouMean(userName, names)}`, {
+    details: [`users: ${names.length ? names.join(', ') : '(none)'}`],
+    hint: 'Use a name from the config\'s users or preset users (`multiauth users` lists them).',
+  });
+}
+
+async function signIn(
+  plan: Plan,
+  user: PlanUser,
+  procedureName: string | undefined,
+  run: { credentials: PlanCredentials; variables: Record<string, string>; previous?: Record<string, string>; options: AuthenticateOptions },
+): Promise<Session> {
+  const now = (run.options.now ?? Date.now)();
+  if (procedureName === undefined) return newSession(user, run.credentials, now);
+  const procedure = plan.procedures[procedureName];
+  if (!procedure) {
+    throw new MultiAuthError('CONFIG_INVALID', `user "${user.name}" refers to procedure "${procedureName}", which does not exist${didYouMean(procedureName, Object.keys(plan.procedures))}`, {
+      path: user.origin,
+      context: { user: user.name },
+      hint: 'Name a procedure declared under `procedures` (run `multiauth validate`).',
+    });
+  }
+  return runProcedure(plan, user, procedure, {
+    credentials: run.credentials,
+    variables: run.variables,
+    ...(run.previous && { previous: run.previous }),
+    redactor: run.options.redactor,
+    now,
+    browser: run.options.browser,
+  });
+}
+
+const registered = new WeakMap<Redactor, WeakSet<Plan>>();
+
+/** Registers the plan's secrets (passwords, credential values, secrets compiled into procedures) once per redactor. */
+function registerPlanSecrets(redactor: Redactor, plan: Plan): void {
+  let plans = registered.get(redactor);
+  if (!plans) registered.set(redactor, (plans = new WeakSet()));
+  if (plans.has(plan)) return;
+  redactor.add(...planSecrets(plan));
+  plans.add(plan);
+}

@@ -1,0 +1,47 @@
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { MAX_BODY_BYTES } from './types.js';
+
+/** What a connection needs besides the URL; requests that agree share a connection pool. */
+export interface ConnectionOptions {
+  insecure: boolean;
+  proxy?: string;
+  /** How long opening a connection may take (the request's own timeout). */
+  connectTimeoutMs: number;
+}
+
+const pools = new Map<string, Dispatcher>();
+
+/**
+ * The undici dispatcher for a kind of connection: an `Agent` that verifies certificates (or not,
+ * for `insecure`), or a `ProxyAgent` that tunnels through `proxy`. One per kind for the process,
+ * so sign-ins to the same server reuse keep-alive connections; idle sockets do not keep the
+ * process alive.
+ *
+ * @example
+ * const dispatcher = dispatcherFor({ insecure: false, proxy: 'http://127.0.0.1:3128', connectTimeoutMs: 30_000 });
+ */
+export function dispatcherFor(options: ConnectionOptions): Dispatcher {
+  const key = `${options.insecure ? 1 : 0} ${options.connectTimeoutMs} ${options.proxy ?? ''}`;
+  let dispatcher = pools.get(key);
+  if (!dispatcher) {
+    const tls = { rejectUnauthorized: !options.insecure, timeout: options.connectTimeoutMs };
+    const limits = { connectTimeout: options.connectTimeoutMs, maxResponseSize: MAX_BODY_BYTES };
+    dispatcher = options.proxy
+      ? new ProxyAgent({ uri: options.proxy, requestTls: tls, proxyTls: tls, ...limits })
+      : new Agent({ connect: tls, ...limits });
+    pools.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/**
+ * Closes every pooled connection (tests, benchmarks, and a CLI that wants to exit at once).
+ *
+ * @example
+ * await closeDispatchers();
+ */
+export async function closeDispatchers(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((dispatcher) => dispatcher.close()));
+}

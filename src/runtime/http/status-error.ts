@@ -1,0 +1,95 @@
+import { MultiAuthError, type AuthContext } from '../../core/errors.js';
+import type { Redactor } from '../../core/redactor.js';
+import type { Observation, ObservedResponse } from '../observation.js';
+
+/** How much of a failing response's body an error shows. */
+export const BODY_EXCERPT_CHARS = 500;
+
+/**
+ * Fails a sign-in step whose final response has a status of 400 or more (DESIGN.md "Requests"):
+ * `AUTH_HTTP_STATUS` naming the status (and, through `context`, the user, procedure, step, method
+ * and URL), with the response body cut to {@link BODY_EXCERPT_CHARS} characters and passed
+ * through the redactor (servers echo what they were sent, passwords included). `describe` says
+ * what the body means in the protocol's terms (an OAuth `error` code), shown first when it knows.
+ *
+ * @example
+ * assertSuccessStatus(observation, redactor, { user: 'alice', procedure: 'login', step: 0, method: 'POST', url });
+ */
+export function assertSuccessStatus(
+  observation: Observation,
+  redactor: Redactor,
+  context: AuthContext,
+  describe?: (body: string) => string | undefined,
+): void {
+  const response = observation.responses.at(-1);
+  if (response && response.status >= 400) throw httpStatusError(response, redactor, context, describe);
+}
+
+/**
+ * The `AUTH_HTTP_STATUS` error for one response (see {@link assertSuccessStatus}).
+ *
+ * @example
+ * throw httpStatusError(response, redactor, { user: 'alice', method: 'POST', url });
+ */
+export function httpStatusError(
+  response: ObservedResponse,
+  redactor: Redactor,
+  context: AuthContext,
+  describe?: (body: string) => string | undefined,
+): MultiAuthError {
+  const excerpt = bodyExcerpt(response.body ?? '', redactor);
+  const meaning = response.body ? describe?.(response.body) : undefined;
+  return new MultiAuthError('AUTH_HTTP_STATUS', `the server answered HTTP ${response.status}${reason(response.status)}`, {
+    context: { ...context, status: response.status },
+    details: [
+      ...(meaning ? [`the server says: ${bodyExcerpt(meaning, redactor)}`] : []),
+      excerpt ? `response body: ${excerpt}` : 'response body: (empty)',
+    ],
+    hint: hintFor(response.status),
+  });
+}
+
+/**
+ * A body for an error message: redacted FIRST (so a secret cut in half by the excerpt is still
+ * masked), whitespace runs collapsed, then cut to `limit` characters.
+ *
+ * @example
+ * bodyExcerpt('{"error":"bad password hunter2"}', redactor); // '{"error":"bad password ********"}'
+ */
+export function bodyExcerpt(body: string, redactor: Redactor, limit = BODY_EXCERPT_CHARS): string {
+  const flat = redactor.redact(body).replace(/\s+/g, ' ').trim();
+  return flat.length > limit ? `${flat.slice(0, limit)}… (${flat.length - limit} more characters)` : flat;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+function reason(status: number): string {
+  const text = REASONS[status];
+  return text ? ` (${text})` : '';
+}
+
+function hintFor(status: number): string {
+  if (status === 401 || status === 403) {
+    return 'Check the user\'s credentials (username, password, secrets) and that the request sends them where the server expects them.';
+  }
+  if (status === 404 || status === 405) return 'Check the operation\'s URL and method.';
+  if (status === 400 || status === 415 || status === 422) {
+    return 'Check the request body and its Content-Type against what the server expects (the response body above may say which field is wrong).';
+  }
+  if (status === 429) return 'The server is rate-limiting sign-ins: sign in less often (sessions are cached) or wait.';
+  if (status >= 500) return 'The server failed: check its logs; the request may also be malformed.';
+  return 'Check the operation\'s request against what the server expects.';
+}

@@ -1,0 +1,149 @@
+import { request } from 'undici';
+import type { Readable } from 'node:stream';
+import { MultiAuthError } from '../../core/errors.js';
+import { emptyObservation, type HeaderPair, type Observation } from '../observation.js';
+import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
+import { dispatcherFor } from './dispatcher.js';
+import { networkError } from './network-error.js';
+import { readBodyText } from './read-body.js';
+import { redirectedRequest } from './redirect.js';
+import type { ResolvedRequest, SendOptions } from './types.js';
+
+/**
+ * Sends one sign-in request with undici and follows its redirects by hand, so that every hop is
+ * observed: each request as sent, each response (headers and text body), each cookie set, each URL.
+ * The jar's cookies go out on every hop and every `Set-Cookie` goes into the jar.
+ *
+ * Any HTTP status is a result here (checking it is the caller's business). Failures to exchange
+ * are {@link MultiAuthError}s: `AUTH_TIMEOUT` past `timeoutMs` (the whole chain),
+ * `AUTH_REDIRECT` past `followRedirects` hops, `AUTH_NETWORK` for connection and TLS errors.
+ *
+ * @example
+ * const observation = await sendRequest(
+ *   { method: 'POST', url: 'http://127.0.0.1:4010/auth/token', headers: [['content-type', 'application/json']], body: '{}' },
+ *   { timeoutMs: 30_000, followRedirects: 20, insecure: false, jar: newCookieJar() },
+ * );
+ * observation.responses.at(-1)?.status; // 200
+ */
+export async function sendRequest(req: ResolvedRequest, opts: SendOptions): Promise<Observation> {
+  checkScheme(req);
+  const observation = emptyObservation();
+  // undici's own per-phase timers, given what is left of the exchange's deadline: cheaper than an
+  // AbortController and a timer per request, and they stop a hop that stalls mid-body too.
+  const deadline = Date.now() + opts.timeoutMs;
+  const state = { timedOut: false, timeoutMs: opts.timeoutMs, proxy: opts.proxy };
+  let current = req;
+  try {
+    for (let hops = 0; ; hops++) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        state.timedOut = true;
+        throw new Error('deadline passed between redirects');
+      }
+      const { status, location } = await exchange(current, opts, left, observation);
+      const next = redirectedRequest(current, status, location);
+      if (!next || opts.followRedirects === 0) return observation;
+      if (hops >= opts.followRedirects) {
+        throw new MultiAuthError('AUTH_REDIRECT', `more than ${opts.followRedirects} redirect${opts.followRedirects === 1 ? '' : 's'}`, {
+          context: { method: req.method, url: redactedUrl(req.url), status },
+          details: [`last redirect: ${status} to ${redactedUrl(next.url)}`],
+          hint: 'Raise the operation\'s `follow_redirects`, or set it to 0 to stop at the first redirect and extract from its Location header.',
+        });
+      }
+      current = next;
+    }
+  } catch (error) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? error;
+    throw networkError(error, { method: current.method, url: redactedUrl(current.url) }, state);
+  }
+}
+
+/** One hop: send, record request, response, cookies and URL. */
+async function exchange(
+  req: ResolvedRequest,
+  opts: SendOptions,
+  timeoutMs: number,
+  observation: Observation,
+): Promise<{ status: number; location: string | undefined }> {
+  const headers = hasCookies(opts.jar) ? await withJarCookies(req, opts.jar) : req.headers;
+  observation.urls.push(req.url);
+  observation.requests.push({ method: req.method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) });
+
+  const response = await request(req.url, {
+    method: req.method as 'GET',
+    headers: headers.flat(),
+    body: req.body ?? null,
+    dispatcher: dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs }),
+    signal: opts.signal ?? null,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    responseHeaders: 'raw',
+  });
+  const responseHeaders = pairs(response.headers as unknown as string[]);
+  const setCookies = values(responseHeaders, 'set-cookie');
+  if (setCookies.length) observation.cookies.push(...(await storeSetCookies(opts.jar, req.url, setCookies)));
+  const body =
+    req.method === 'HEAD'
+      ? await response.body.dump().then(() => '')
+      : await readBodyText(response.body as unknown as Readable, values(responseHeaders, 'content-encoding').at(-1));
+  observation.responses.push({ url: req.url, status: response.statusCode, headers: responseHeaders, body });
+  return { status: response.statusCode, location: values(responseHeaders, 'location')[0] };
+}
+
+/** The request's headers with the jar's cookies for its URL added to (or after) its own `Cookie`. */
+async function withJarCookies(req: ResolvedRequest, jar: SendOptions['jar']): Promise<HeaderPair[]> {
+  const fromJar = await jarCookieHeader(jar, req.url);
+  if (!fromJar) return req.headers;
+  const own = req.headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value);
+  const others = req.headers.filter(([name]) => name.toLowerCase() !== 'cookie');
+  return [...others, ['Cookie', [...own, fromJar].join('; ')]];
+}
+
+function checkScheme(req: ResolvedRequest): void {
+  if (/^https?:\/\/[^/?#\s]/i.test(req.url)) return;
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    throw new MultiAuthError('AUTH_NETWORK', `not a valid URL: "${redactedUrl(req.url)}"`, {
+      context: { method: req.method },
+      hint: 'Write an absolute http:// or https:// URL (templates such as {{host}} must expand to one).',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new MultiAuthError('AUTH_NETWORK', `unsupported URL scheme "${url.protocol}"`, {
+      context: { method: req.method, url: redactedUrl(req.url) },
+      hint: 'Sign-in requests go to http:// or https:// URLs only.',
+    });
+  }
+}
+
+function pairs(raw: string[]): HeaderPair[] {
+  const out: HeaderPair[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
+  return out;
+}
+
+function values(headers: HeaderPair[], name: string): string[] {
+  return headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+}
+
+/**
+ * A URL for messages: without user info, query values or fragment (they may hold secrets).
+ *
+ * @example
+ * redactedUrl('https://u:p@a.test/login?password=x#t'); // 'https://a.test/login?password=…'
+ */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.hash = '';
+    const names = [...new Set(parsed.searchParams.keys())];
+    parsed.search = '';
+    return parsed.href + (names.length ? `?${names.map((n) => `${n}=…`).join('&')}` : '');
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
+}

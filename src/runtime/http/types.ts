@@ -1,0 +1,40 @@
+import type { CookieJar } from 'tough-cookie';
+import type { HeaderPair } from '../observation.js';
+
+/**
+ * A request ready for the wire: every template expanded, credentials merged, cookies, query and
+ * body encoded. The transport sends it as is (plus the cookie jar's cookies).
+ */
+export interface ResolvedRequest {
+  method: string;
+  url: string;
+  /** Header pairs in order; a name may repeat. */
+  headers: HeaderPair[];
+  /** The body as text; absent = no body. */
+  body?: string;
+}
+
+/** How {@link sendRequest} sends one request and follows its redirects. */
+export interface SendOptions {
+  /** Whole exchange, every redirect hop included. */
+  timeoutMs: number;
+  /** Redirects to follow; 0 = return the 3xx response itself. */
+  followRedirects: number;
+  /** Skip TLS certificate verification. */
+  insecure: boolean;
+  /** HTTP(S) proxy URL for every hop. */
+  proxy?: string;
+  /** Cookies of this sign-in: sent on every hop, filled from every `Set-Cookie`. */
+  jar: CookieJar;
+  /** Cancels the exchange (the error is the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** Redirects followed when an operation does not say (`follow_redirects` absent). */
+export const DEFAULT_FOLLOW_REDIRECTS = 20;
+
+/** Seconds a sign-in request may take when an operation does not say (`timeout` absent). */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** A response body larger than this many bytes fails the exchange (`AUTH_NETWORK`). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;

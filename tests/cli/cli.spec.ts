@@ -1,0 +1,190 @@
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { removeTempDirs, ROOT, runCli, STACK_FRAME, writeFiles } from './run-cli.js';
+
+test.afterAll(removeTempDirs);
+
+const VALID = `
+procedures:
+  - name: login
+    operations:
+      - tech: http
+        parameters: { url: "http://127.0.0.1:9/login", method: POST, body: { u: "{{username}}", p: "{{password}}" } }
+        extractions: [{ name: token, location: body, key: token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
+users:
+  - { name: admin, procedure: login, credentials: { username: alice, password: cli-secret-pw } }
+presets:
+  - type: basic
+    users: [{ username: viewer, password: viewer-secret-pw }]
+`;
+
+test.describe('help and usage', () => {
+  test('--help prints the commands on stdout and exits 0', () => {
+    const run = runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: multiauth <command> [options]');
+    for (const command of ['validate [-c FILE] [--explain]', 'users [-c FILE]', 'schema']) expect(run.stdout).toContain(command);
+    expect(run.stderr).toBe('');
+  });
+
+  test('a command --help prints its options', () => {
+    const run = runCli(['validate', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: multiauth validate [-c FILE] [--explain]');
+    expect(run.stdout).toMatch(/-c, --config FILE\s+config file/);
+  });
+
+  test('no command, an unknown command, an unknown option or an extra argument: usage on stderr, exit 2', () => {
+    const none = runCli([]);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toContain('multiauth: no command given');
+    expect(none.stderr).toContain('Usage: multiauth <command>');
+
+    const unknown = runCli(['valdate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "valdate" (did you mean "validate"?)');
+
+    const option = runCli(['validate', '--explian']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('unknown option "--explian" for "validate" (did you mean "--explain"?)');
+    expect(option.stderr).toContain('Usage: multiauth validate');
+
+    const extra = runCli(['users', 'surplus']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('unexpected argument "surplus"');
+
+    for (const run of [none, unknown, option, extra]) expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  test('--version prints the package version', () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+test.describe('validate', () => {
+  test('a valid config found in the working directory: summary on stdout, exit 0', () => {
+    const dir = writeFiles({ 'multiauth.yaml': VALID });
+    const run = runCli(['validate'], { cwd: dir });
+    expect(run).toEqual({ code: 0, stdout: 'multiauth.yaml: 2 users, 1 procedure OK\n', stderr: '' });
+  });
+
+  test('-c FILE is read relative to the working directory', () => {
+    const dir = writeFiles({ 'conf/auth.json': JSON.stringify({ users: [{ name: 'a', credentials: { username: 'a', password: 'p' } }] }) });
+    const run = runCli(['validate', '-c', 'conf/auth.json'], { cwd: dir });
+    expect(run).toEqual({ code: 0, stdout: 'conf/auth.json: 1 user, 0 procedures OK\n', stderr: '' });
+  });
+
+  test('schema errors: every issue on stderr as file:line:col, exit 2, no stack trace', () => {
+    const dir = writeFiles({
+      'multiauth.yaml': 'users:\n  - name: alice\n    credentials:\n      password: 42\n  - nmae: bob\n',
+    });
+    const run = runCli(['validate'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^multiauth\.yaml:4:17 {2}users\[0\]\.credentials\.password: expected string/m);
+    expect(run.stderr).toMatch(/^multiauth\.yaml:5:\d+ {2}users\[1\]/m);
+    expect(run.stderr).toMatch(/^multiauth\.yaml: 2 errors$/m);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect(run.stderr).not.toContain('internal error');
+  });
+
+  test('plan errors are located: an injection of a variable nothing extracts', () => {
+    const dir = writeFiles({ 'multiauth.yaml': VALID.replace('variable: token', 'variable: tokn') });
+    const run = runCli(['validate'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'multiauth.yaml:8:18  procedures[0].injections[0]: injection reads variable "tokn", which procedure "login" never extracts',
+    );
+    expect(run.stderr).toContain('multiauth.yaml: 1 error');
+  });
+
+  test('warnings are printed on stderr, located, and do not fail', () => {
+    const dir = writeFiles({ 'multiauth.yaml': VALID.replace('http://127.0.0.1:9/login', 'http://127.0.0.1:9/{{tenant}}') });
+    const run = runCli(['validate'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('multiauth.yaml: 2 users, 1 procedure OK (1 warning)\n');
+    expect(run.stderr).toMatch(/^multiauth\.yaml:5:\d+ {2}warning: procedures\[0\]\.operations\[0\]: \{\{tenant\}\} is never defined/m);
+  });
+
+  test('--explain prints users and procedures with secrets masked', () => {
+    const dir = writeFiles({ 'multiauth.yaml': VALID });
+    const run = runCli(['validate', '--explain'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('user "admin"  (users[0])');
+    expect(run.stdout).toContain('procedure "login"  (procedures[0]), used by admin');
+    expect(run.stdout).toContain('POST http://127.0.0.1:9/login');
+    expect(run.stdout).toContain('password: ********');
+    expect(run.stdout).not.toContain('cli-secret-pw');
+    expect(run.stdout).not.toContain('viewer-secret-pw');
+  });
+
+  test('a missing file, a missing default config, bad YAML and an unset ${VAR}: exit 2, no stack trace', () => {
+    const dir = writeFiles({
+      'bad/multiauth.yaml': 'users: [\n',
+      'env/multiauth.yaml': 'users:\n  - name: a\n    credentials: { username: a, password: "${CLI_TEST_UNSET_PW}" }\n',
+      'empty/.keep': '',
+    });
+    const missing = runCli(['validate', '-c', 'nope.yaml'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+    expect(missing.stderr).toContain('[CONFIG_NOT_FOUND]');
+
+    const none = runCli(['validate'], { cwd: join(dir, 'empty') });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no multiauth.yaml, multiauth.yml or multiauth.json in');
+    expect(none.stderr).toContain('Recommended fix:');
+
+    const syntax = runCli(['validate'], { cwd: join(dir, 'bad') });
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toMatch(/^multiauth\.yaml:\d+:\d+ {2}/m);
+
+    const env = runCli(['validate'], { cwd: join(dir, 'env') });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('CLI_TEST_UNSET_PW');
+    const set = runCli(['validate'], { cwd: join(dir, 'env'), env: { CLI_TEST_UNSET_PW: 'set-pw' } });
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+
+    for (const run of [missing, none, syntax, env]) {
+      expect(run.stdout).toBe('');
+      expect(run.stderr).not.toMatch(STACK_FRAME);
+    }
+  });
+});
+
+test('users prints one name a line, preset users first', () => {
+  const dir = writeFiles({ 'multiauth.yaml': VALID });
+  expect(runCli(['users'], { cwd: dir })).toEqual({ code: 0, stdout: 'viewer\nadmin\n', stderr: '' });
+  const bad = writeFiles({ 'multiauth.yaml': 'users: [{ name: 1 }]\n' });
+  const run = runCli(['users'], { cwd: bad });
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/^multiauth\.yaml:1:\d+ {2}users\[0\]\.name: /m);
+});
+
+test('schema prints the JSON Schema, the same as docs/schema.json', () => {
+  const run = runCli(['schema']);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8'));
+});
+
+test('an error that is not a MultiAuthError is reported as a bug with its stack, exit 70', async () => {
+  let stderr = '';
+  const io: CliIo = {
+    stdout: {
+      write() {
+        throw new TypeError('stdout exploded');
+      },
+    },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    cwd: ROOT,
+  };
+  expect(await main(['schema'], io)).toBe(70);
+  expect(stderr).toMatch(/^internal error \(a bug in playwright-multiauth\)\nTypeError: stdout exploded\n/);
+  expect(stderr).toMatch(STACK_FRAME);
+});
