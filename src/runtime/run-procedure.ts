@@ -49,6 +49,10 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser };
     try {
       const result = await runStep(op, ctx);
+      for (const [name, value] of Object.entries(result.variables ?? {})) {
+        run.redactor.add(value);
+        scope[name] = value;
+      }
       for (const extraction of op.extractions) {
         const value = extract(result.observation, extraction, where);
         if (value === undefined) continue;
@@ -59,6 +63,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       }
       if (result.digest) session.digest = result.digest;
       if (result.origins) session.origins.push(...result.origins);
+      if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
       throw withSignInContext(error, { ...base, step: index, stepKind: op.tech }, run.redactor);
     }

@@ -137,12 +137,13 @@ test('an injection of a variable that was never set fails with INJECTION_VARIABL
   expect(error.context).toMatchObject({ user: 'alice', procedure: 'flow' });
 });
 
-test('operations whose runner is not wired yet fail clearly', async () => {
-  const plan = planWith([{ tech: 'curl', origin: [], command: 'curl https://x.test', extractions: [] }]);
+test('a browser operation without a browser fails clearly, saying how to give one', async () => {
+  const plan = planWith([{ tech: 'browser', origin: [], project: { tests: [] }, extractions: [] }]);
   const error = (await authenticate(plan, 'alice', { redactor: new Redactor() }).catch((e: unknown) => e)) as MultiAuthError;
   expect(error).toBeInstanceOf(MultiAuthError);
-  expect(error.message).toBe('"curl" operations are not supported by this build yet');
-  expect(error.context).toMatchObject({ user: 'alice', procedure: 'flow', step: 0, stepKind: 'curl' });
+  expect(error.message).toBe('this sign-in runs a browser, and none was given');
+  expect(error.hint).toContain('--browser-path');
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'flow', step: 0, stepKind: 'browser' });
 });
 
 test('an unknown user is USER_UNKNOWN with the closest name', () => {

@@ -2,6 +2,8 @@ import { ConfigInvalidError } from '../../core/errors.js';
 import { authenticate, findPlanUser } from '../../runtime/authenticate.js';
 import { withSignInContext } from '../../runtime/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
+import { launchBrowserForCli } from '../../runtime/browser/launch.js';
+import type { Plan, PlanUser } from '../../compile/plan.js';
 import { checkConfig, renderIssues, resolveConfigFile } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
@@ -19,7 +21,7 @@ import { sessionJson, sessionText } from './login-output.js';
 export const loginCommand: Command = {
   name: 'login',
   summary: 'sign a user in and print the session (secrets masked unless --reveal)',
-  arguments: 'USER [-c FILE] [--json] [--reveal]',
+  arguments: 'USER [-c FILE] [--json] [--reveal] [--browser-path P]',
   description:
     'Signs USER in exactly as the Playwright fixtures do, and prints what every authenticated\n' +
     'request will carry: headers, cookies, query parameters, body fields, and when it expires.\n' +
@@ -30,6 +32,7 @@ export const loginCommand: Command = {
     config: configOption,
     json: { type: 'boolean', description: 'print the session as JSON' },
     reveal: { type: 'boolean', description: 'print secret values instead of ********' },
+    'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
   },
   positionals: { min: 1, max: 1 },
   async run({ values, positionals, io }) {
@@ -52,12 +55,16 @@ export const loginCommand: Command = {
 
     const user = findPlanUser(plan, userName);
     let session;
+    const browser = usesBrowser(plan, user)
+      ? await launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
+      : undefined;
     try {
-      session = await authenticate(plan, user.name, { redactor });
+      session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
     } catch (error) {
       throw withSignInContext(error, {}, redactor);
     } finally {
       await closeDispatchers();
+      await browser?.close();
     }
     const mask = values.reveal ? (text: string) => text : (text: string) => redactor.redact(text);
     io.stdout.write(
@@ -68,3 +75,9 @@ export const loginCommand: Command = {
     return ExitCode.OK;
   },
 };
+
+/** Whether signing the user in (or refreshing) runs a browser step: only then is one launched. */
+function usesBrowser(plan: Plan, user: PlanUser): boolean {
+  const names = [user.procedure, user.refresh?.procedure].filter((n): n is string => n !== undefined);
+  return names.some((name) => plan.procedures[name]?.operations.some((op) => op.tech === 'browser'));
+}

@@ -1,7 +1,7 @@
 import type { CookieJar } from 'tough-cookie';
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../compile/plan.js';
-import type { Observation } from '../observation.js';
+import type { Observation, ObservedCookie } from '../observation.js';
 import type { DigestSessionState, OriginStorage } from '../session.js';
 import type { TemplateScope, TemplateWhere } from '../template.js';
 
@@ -30,6 +30,10 @@ export interface StepResult {
   digest?: DigestSessionState;
   /** localStorage a browser step captured. */
   origins?: OriginStorage[];
+  /** Variables the step stored itself (a browser step's `store*` commands); they join the scope. */
+  variables?: Record<string, string>;
+  /** Cookies the step ended with outside the sign-in's jar (a browser context's cookies). */
+  cookies?: ObservedCookie[];
 }
 
 /** Runs one kind of operation. */

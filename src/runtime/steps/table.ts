@@ -1,6 +1,8 @@
-import { MultiAuthError } from '../../core/errors.js';
 import type { PlanOperation } from '../../compile/plan.js';
 import { runHttpStep } from './http-step.js';
+import { runCurlStep } from './curl-step.js';
+import { runDigestOperation } from './digest-step.js';
+import { runBrowserOperation } from './browser-step.js';
 import type { StepContext, StepResult, StepRunner } from './step.js';
 
 type Runners = { [Tech in PlanOperation['tech']]: StepRunner<Extract<PlanOperation, { tech: Tech }>> };
@@ -8,9 +10,9 @@ type Runners = { [Tech in PlanOperation['tech']]: StepRunner<Extract<PlanOperati
 /** How each kind of operation runs: one line per `tech`. */
 const STEP_RUNNERS: Runners = {
   http: runHttpStep,
-  digest: notSupportedYet('digest'),
-  curl: notSupportedYet('curl'),
-  browser: notSupportedYet('browser'),
+  digest: runDigestOperation,
+  curl: runCurlStep,
+  browser: runBrowserOperation,
 };
 
 /**
@@ -21,12 +23,4 @@ const STEP_RUNNERS: Runners = {
  */
 export function runStep(op: PlanOperation, ctx: StepContext): Promise<StepResult> {
   return (STEP_RUNNERS[op.tech] as StepRunner)(op, ctx);
-}
-
-function notSupportedYet(tech: string): StepRunner {
-  return async () => {
-    throw new MultiAuthError('AUTH_PROTOCOL', `"${tech}" operations are not supported by this build yet`, {
-      hint: `Use an http operation instead, or update playwright-multiauth.`,
-    });
-  };
 }

@@ -1,6 +1,6 @@
 import type { PlanCredentials, RequestTemplate } from '../../compile/plan.js';
 import type { HeaderPair } from '../observation.js';
-import { encodeCookieHeader, appendQuery, mergeCredentials } from '../merge.js';
+import { encodeCookieHeader, appendQuery, basicAuthorization, mergeCredentials } from '../merge.js';
 import { isPlainObject } from '../json-path.js';
 import { expandTemplate, type TemplateScope, type TemplateWhere } from '../template.js';
 import { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS, type ResolvedRequest } from '../http/types.js';
@@ -37,6 +37,10 @@ export function buildWireRequest(
 ): WireRequest {
   const expanded = mergeCredentials(expandTemplate(template, scope, where), credentials);
   const headers: HeaderPair[] = expanded.headers.flatMap(({ name, values }) => values.map((value): HeaderPair => [name, value]));
+  // curl's `-u '{{user}}:{{password}}'` can only be encoded once the variables are known.
+  if (expanded.basicAuth && !headers.some(([name]) => name.toLowerCase() === 'authorization')) {
+    headers.push(['Authorization', basicAuthorization(expanded.basicAuth.username, expanded.basicAuth.password)]);
+  }
   const cookie = encodeCookieHeader(expanded.cookies);
   if (cookie) appendCookie(headers, cookie);
 
