@@ -1,0 +1,193 @@
+import {
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type Fixtures,
+} from '@playwright/test';
+import { dirname, resolve } from 'node:path';
+import type { Session } from '../runtime/session.js';
+import type { SessionSource } from '../sessions/index.js';
+import { WorkerAuth } from './worker-auth.js';
+import { resolveScope } from './scope.js';
+import { toStorageState } from './storage-state.js';
+import { headerRecord } from './request-injection.js';
+import { routeSession } from './browser-context.js';
+import { wrapRequestContext } from './authed-request.js';
+import { clientCertificatesFor } from './mtls.js';
+
+/** Options a spec or project sets with `test.use`. */
+export interface AuthOptions {
+  /** The user the test runs as (`test.use({ authUser: 'alice' })`); undefined = not signed in. */
+  authUser: string | undefined;
+}
+
+/** Worker-level options. */
+export interface AuthWorkerOptions {
+  /** Path of `multiauth.yaml` (default: beside playwright.config, or MULTIAUTH_CONFIG). */
+  authConfig: string | undefined;
+}
+
+/** Another user, signed in, for tests that act as several users. */
+export interface SignedInUser {
+  user: string;
+  session: Session;
+  /** An API request context carrying the user's credentials. */
+  request: APIRequestContext;
+  /** A new browser context signed in as the user. */
+  context: BrowserContext;
+  /** A page in `context`. */
+  page: Page;
+}
+
+/** Fixtures every test gets. */
+export interface AuthFixtures {
+  /** The session of `authUser`, for custom clients (GraphQL, websockets); undefined when unset. */
+  authSession: Session | undefined;
+  /** Playwright's `request`, signed in as `authUser` (plain when unset). */
+  authedRequest: APIRequestContext;
+  /** Signs another user in for this test: `const bob = await signInAs('bob')`. */
+  signInAs: (user: string) => Promise<SignedInUser>;
+}
+
+interface InternalTestFixtures {
+  _authResolved: { session: Session; source: SessionSource } | undefined;
+}
+
+interface InternalWorkerFixtures {
+  _multiauth: WorkerAuth;
+}
+
+/**
+ * The fixtures of playwright-multiauth as a `test.extend` argument, so they can be merged into a
+ * project's own test (`base.extend(authFixtures)` or `mergeTests`).
+ *
+ * @example
+ * import { test as base } from '@playwright/test';
+ * import { authFixtures } from 'playwright-multiauth';
+ * export const test = base.extend(authFixtures);
+ */
+export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures, PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
+  authUser: [undefined, { option: true }],
+  authConfig: [undefined, { option: true, scope: 'worker' }],
+
+  _multiauth: [
+    async ({ authConfig, playwright, browserName, launchOptions }, use, workerInfo) => {
+      let launched: Promise<import('playwright-core').Browser> | undefined;
+      const auth = new WorkerAuth({
+        configPath: authConfig,
+        baseDir: workerInfo.config.configFile ? dirname(workerInfo.config.configFile) : resolve(workerInfo.config.rootDir),
+        env: process.env,
+        browser: {
+          newContext: async (options?: import('playwright-core').BrowserContextOptions) => {
+            launched ??= playwright[browserName].launch(launchOptions);
+            return (await launched).newContext(options);
+          },
+        },
+      });
+      await use(auth);
+      if (launched) await (await launched).close();
+    },
+    { scope: 'worker', box: true },
+  ],
+
+  _authResolved: [
+    async ({ authUser, _multiauth }, use, testInfo) => {
+      if (!authUser) return use(undefined);
+      const resolved = await _multiauth.session(authUser);
+      testInfo.annotations.push({ type: 'multiauth', description: describeSource(authUser, resolved.source) });
+      await use(resolved);
+    },
+    { box: true },
+  ],
+
+  authSession: async ({ _authResolved }, use) => use(_authResolved?.session),
+
+  storageState: async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
+    if (!_authResolved) return use(storageState);
+    await use(toStorageState(_authResolved.session, resolveScope(_multiauth.plan().scope, baseURL).hosts));
+  },
+
+  httpCredentials: async ({ httpCredentials, _authResolved }, use) => {
+    const digest = _authResolved?.session.digest;
+    await use(digest ? { username: digest.username, password: digest.password } : httpCredentials);
+  },
+
+  clientCertificates: async ({ clientCertificates, authUser, _multiauth }, use) => {
+    if (!authUser) return use(clientCertificates);
+    await use(clientCertificatesFor(_multiauth, authUser) ?? clientCertificates);
+  },
+
+  context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
+    if (_authResolved) await routeSession(context, _authResolved.session, resolveScope(_multiauth.plan().scope, baseURL));
+    await use(context);
+  },
+
+  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
+    const session = _authResolved?.session;
+    const context = await playwright.request.newContext({
+      baseURL,
+      ignoreHTTPSErrors,
+      extraHTTPHeaders: { ...extraHTTPHeaders, ...(session ? headerRecord(session) : {}) },
+      storageState: session ? toStorageState(session, []) : undefined,
+      httpCredentials: session?.digest ? { username: session.digest.username, password: session.digest.password } : undefined,
+      clientCertificates: authUser ? clientCertificatesFor(_multiauth, authUser) : undefined,
+    });
+    await use(session ? wrapRequestContext(context, session, baseURL) : context);
+    await context.dispose();
+  },
+
+  signInAs: async ({ browser, playwright, _multiauth, baseURL, contextOptions, extraHTTPHeaders, ignoreHTTPSErrors }, use, testInfo) => {
+    const opened: Array<{ dispose(): Promise<void> } | { close(): Promise<void> }> = [];
+    await use(async (user: string) => {
+      const { session, source } = await _multiauth.session(user);
+      testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
+      const scope = resolveScope(_multiauth.plan().scope, baseURL);
+      const certificates = clientCertificatesFor(_multiauth, user);
+      const context = await browser.newContext({
+        ...contextOptions,
+        baseURL,
+        ignoreHTTPSErrors,
+        extraHTTPHeaders,
+        storageState: toStorageState(session, scope.hosts),
+        ...(session.digest ? { httpCredentials: { username: session.digest.username, password: session.digest.password } } : {}),
+        ...(certificates ? { clientCertificates: certificates } : {}),
+      });
+      opened.push(context);
+      await routeSession(context, session, scope);
+      const rawRequest = await playwright.request.newContext({
+        baseURL,
+        ignoreHTTPSErrors,
+        extraHTTPHeaders: { ...extraHTTPHeaders, ...headerRecord(session) },
+        storageState: toStorageState(session, []),
+        ...(certificates ? { clientCertificates: certificates } : {}),
+      });
+      opened.push(rawRequest);
+      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, session, baseURL) };
+    });
+    for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
+  },
+};
+
+function describeSource(user: string, source: SessionSource): string {
+  const how = { memo: 'reused in this worker', cached: 'reused from the session cache', fresh: 'signed in', refreshed: 'refreshed' }[source];
+  return `${user}: ${how}`;
+}
+
+/**
+ * Playwright's `test` with the multiauth fixtures: `test.use({ authUser: 'alice' })` and the
+ * `page`, `context` and `authedRequest` of the test are signed in as alice.
+ *
+ * @example
+ * import { test, expect } from 'playwright-multiauth';
+ * test.use({ authUser: 'alice' });
+ * test('sees the dashboard', async ({ page }) => {
+ *   await page.goto('/');
+ *   await expect(page.getByText('Signed in as alice')).toBeVisible();
+ * });
+ */
+export const test = base.extend<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures>(authFixtures);

@@ -1,0 +1,89 @@
+import { test, expect, MULTI_CONFIG } from './support.js';
+import { runInlineProject } from '../support/inline-project.js';
+
+/** A spec per user that asserts, from inside the child run, what the demo server sees. */
+function whoamiSpec(user: string, via: string): string {
+  return `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: '${user}' });
+test('${user} request', async ({ authedRequest }) => {
+  const res = await authedRequest.post('/whoami', { data: { note: 'x' } });
+  expect(await res.json()).toMatchObject({ user: '${user}', via: '${via}' });
+});
+test('${user} page', async ({ page }) => {
+  await page.goto('/');
+  const seen = await page.evaluate(async () => (await fetch('/whoami', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ note: 'x' }) })).json());
+  expect(seen).toMatchObject({ user: '${user}', via: '${via}' });
+});
+`;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('each injection location reaches the server from authedRequest and from the page', async ({ demo, demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'alice.spec.ts': whoamiSpec('alice', 'header'),
+      'bob.spec.ts': whoamiSpec('bob', 'query'),
+      'carol.spec.ts': whoamiSpec('carol', 'body'),
+      'dave.spec.ts': whoamiSpec('dave', 'cookie'),
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('8 passed');
+  expect(result.exitCode).toBe(0);
+  // Two workers, four users: four sign-ins in all, not one per worker or per test.
+  expect(demo.counters.signIns).toEqual({ alice: 1, bob: 1, carol: 1, dave: 1 });
+
+  // A second run reuses the cached sessions: no sign-in at all. (Counters only: resetting the
+  // server would also forget the sessions it handed out.)
+  const before = demo.counters.signIns;
+  const again = await runInlineProject({}, { env: demoEnv, dir: result.dir });
+  expect(again.exitCode).toBe(0);
+  expect(demo.counters.signIns).toEqual(before);
+  expect(Object.values(again.annotations).flat().map((a) => a.description)).toContain('alice: reused from the session cache');
+
+  // MULTIAUTH_CACHE=off: no reuse across runs, still once per user within the run.
+  const fresh = await runInlineProject({}, { env: { ...demoEnv, MULTIAUTH_CACHE: 'off' }, dir: result.dir });
+  expect(fresh.exitCode).toBe(0);
+  expect(demo.counters.signIns).toEqual({ alice: 2, bob: 2, carol: 2, dave: 2 });
+});
+
+test('a test without authUser is not signed in', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'anon.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test('anonymous', async ({ authedRequest, authSession, page }) => {
+  expect(authSession).toBeUndefined();
+  expect((await authedRequest.get('/whoami')).status()).toBe(401);
+  await page.goto('/whoami');
+  await expect(page.locator('body')).toContainText('no credentials');
+});
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('1 passed');
+});
+
+test('annotations name the user and how it was authenticated, and nothing secret', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'a.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('first', async ({ authedRequest }) => { expect((await authedRequest.get('/whoami')).ok()).toBe(true); });
+test('second', async ({ authedRequest }) => { expect((await authedRequest.get('/whoami')).ok()).toBe(true); });
+`,
+    },
+    { env: demoEnv, args: ['--workers=1'] },
+  );
+  expect(result.exitCode).toBe(0);
+  expect(result.annotations.first).toEqual([{ type: 'multiauth', description: 'alice: signed in' }]);
+  expect(result.annotations.second).toEqual([{ type: 'multiauth', description: 'alice: reused in this worker' }]);
+  expect(JSON.stringify(result.report)).not.toContain('alice-password');
+});

@@ -1,0 +1,110 @@
+import { test as base } from '@playwright/test';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
+
+/** What the echo server saw: an origin other than the demo's, to prove nothing leaks there. */
+export interface EchoServer {
+  url: string;
+  seen: Array<{ url: string; headers: IncomingHttpHeaders }>;
+  stop(): Promise<void>;
+}
+
+async function startEcho(): Promise<EchoServer> {
+  const seen: EchoServer['seen'] = [];
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers });
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ ok: true }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen, stop: () => new Promise((r) => server.close(() => r())) };
+}
+
+/**
+ * Fixture tests: a demo server (the target app) and an echo server (another origin) per worker.
+ * The inline projects reach them through DEMO_URL and ECHO_URL.
+ */
+export const test = base.extend<{ demoEnv: Record<string, string> }, { demo: DemoServer; echo: EchoServer }>({
+  demo: [
+    async ({}, use) => {
+      const demo = await startDemoServer();
+      await use(demo);
+      await demo.stop();
+    },
+    { scope: 'worker' },
+  ],
+  echo: [
+    async ({}, use) => {
+      const echo = await startEcho();
+      await use(echo);
+      await echo.stop();
+    },
+    { scope: 'worker' },
+  ],
+  demoEnv: async ({ demo, echo }, use) => {
+    demo.reset();
+    echo.seen.length = 0;
+    await use({ DEMO_URL: demo.url, ECHO_URL: echo.url });
+  },
+});
+
+export { expect } from '@playwright/test';
+
+/** A config with one user per way of injecting, all against the demo server. */
+export const MULTI_CONFIG = `
+presets:
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - { location: header, key: Authorization, prefix: Bearer, variable: token }
+    users:
+      - { username: alice, password: alice-password }
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - { location: query, key: access_token, variable: token }
+    users:
+      - { username: bob, password: bob-password }
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - { location: body, key: access_token, variable: token }
+    users:
+      - { username: carol, password: carol-password }
+procedures:
+  - name: form-login
+    operations:
+      - tech: http
+        parameters:
+          url: \${DEMO_URL}/auth/form-login
+          method: POST
+          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
+          body: "username={{username}}&password={{password}}"
+          follow_redirects: 0
+        extractions:
+          - { name: sid, location: cookie, key: sid }
+    injections:
+      - { location: cookie, key: sid, variable: sid }
+users:
+  - name: dave
+    procedure: form-login
+    credentials: { username: dave, password: dave-password }
+`;

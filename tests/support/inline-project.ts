@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+
+/** Result of running an inline project. */
+export interface InlineResult {
+  exitCode: number | null;
+  output: string;
+  /** Playwright's JSON report. */
+  report: JsonReport;
+  dir: string;
+  passed: number;
+  failed: number;
+  /** Annotations of every test, by test title. */
+  annotations: Record<string, Array<{ type: string; description?: string }>>;
+}
+
+interface JsonReport {
+  stats: { expected: number; unexpected: number; skipped: number; flaky: number };
+  suites: JsonSuite[];
+  errors: Array<{ message: string }>;
+}
+interface JsonSuite {
+  title: string;
+  specs: Array<{ title: string; tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ status: string; errors: Array<{ message?: string }> }> }> }>;
+  suites?: JsonSuite[];
+}
+
+/** Default playwright.config.ts of an inline project: Debian's chromium, JSON report to a file. */
+export function inlineConfig(extra = ''): string {
+  return `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  use: {
+    launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' },
+    baseURL: process.env.DEMO_URL,
+  },
+  ${extra}
+});
+`;
+}
+
+/**
+ * Writes a small Playwright project into a fresh folder under .tmp-inline/ (inside this package,
+ * so its specs import 'playwright-multiauth' by self-reference: the built dist/, as users get it)
+ * and runs it in a child process, as Playwright's own runInlineTest does.
+ */
+export async function runInlineProject(
+  files: Record<string, string>,
+  options: { env?: Record<string, string>; args?: string[]; dir?: string } = {},
+): Promise<InlineResult> {
+  const base = join(root, '.tmp-inline');
+  mkdirSync(base, { recursive: true });
+  const dir = options.dir ?? mkdtempSync(join(base, 'p-'));
+  for (const [name, text] of Object.entries({ 'playwright.config.ts': inlineConfig(), ...files })) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // The parent runner's own variables must not leak into the child run.
+    if (v !== undefined && !k.startsWith('PLAYWRIGHT_') && !k.startsWith('TEST_') && k !== 'FORCE_COLOR') env[k] = v;
+  }
+  Object.assign(env, { CI: '', NO_COLOR: '1' }, options.env);
+  const child = spawn(process.execPath, [playwrightCli, 'test', '--workers=2', ...(options.args ?? [])], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exitCode = await new Promise<number | null>((r) => child.on('close', r));
+  const reportFile = join(dir, 'report.json');
+  const report: JsonReport = existsSync(reportFile)
+    ? JSON.parse(readFileSync(reportFile, 'utf8'))
+    : { stats: { expected: 0, unexpected: 0, skipped: 0, flaky: 0 }, suites: [], errors: [] };
+  const annotations: InlineResult['annotations'] = {};
+  const visit = (suite: JsonSuite): void => {
+    for (const spec of suite.specs) annotations[spec.title] = spec.tests.flatMap((t) => t.annotations);
+    suite.suites?.forEach(visit);
+  };
+  report.suites.forEach(visit);
+  return { exitCode, output, report, dir, passed: report.stats.expected, failed: report.stats.unexpected, annotations };
+}
