@@ -8,6 +8,7 @@ import {
   type PlaywrightWorkerArgs,
   type PlaywrightWorkerOptions,
   type Fixtures,
+  type TestInfo,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/session.js';
@@ -15,9 +16,8 @@ import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
-import { headerRecord } from './request-injection.js';
 import { routeSession } from './browser-context.js';
-import { wrapRequestContext } from './authed-request.js';
+import { wrapRequestContext, type LiveSession } from './authed-request.js';
 import { clientCertificatesFor } from './mtls.js';
 
 /** Options a spec or project sets with `test.use`. */
@@ -55,7 +55,7 @@ export interface AuthFixtures {
 }
 
 interface InternalTestFixtures {
-  _authResolved: { session: Session; source: SessionSource } | undefined;
+  _authResolved: { session: Session; source: SessionSource; live: LiveSession } | undefined;
 }
 
 interface InternalWorkerFixtures {
@@ -100,7 +100,7 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
       if (!authUser) return use(undefined);
       const resolved = await _multiauth.session(authUser);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(authUser, resolved.source) });
-      await use(resolved);
+      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo) });
     },
     { box: true },
   ],
@@ -123,7 +123,9 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
   },
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
-    if (_authResolved) await routeSession(context, _authResolved.session, resolveScope(_multiauth.plan().scope, baseURL));
+    if (_authResolved) {
+      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(_multiauth.plan().scope, baseURL));
+    }
     await use(context);
   },
 
@@ -132,12 +134,11 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
     const context = await playwright.request.newContext({
       baseURL,
       ignoreHTTPSErrors,
-      extraHTTPHeaders: { ...extraHTTPHeaders, ...(session ? headerRecord(session) : {}) },
+      extraHTTPHeaders,
       storageState: session ? toStorageState(session, []) : undefined,
-      httpCredentials: session?.digest ? { username: session.digest.username, password: session.digest.password } : undefined,
       clientCertificates: authUser ? clientCertificatesFor(_multiauth, authUser) : undefined,
     });
-    await use(session ? wrapRequestContext(context, session, baseURL) : context);
+    await use(_authResolved ? wrapRequestContext(context, _authResolved.live, baseURL) : context);
     await context.dispose();
   },
 
@@ -146,6 +147,7 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
     await use(async (user: string) => {
       const { session, source } = await _multiauth.session(user);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
+      const live = liveSession(_multiauth, user, testInfo);
       const scope = resolveScope(_multiauth.plan().scope, baseURL);
       const certificates = clientCertificatesFor(_multiauth, user);
       const context = await browser.newContext({
@@ -158,20 +160,29 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(context);
-      await routeSession(context, session, scope);
+      await routeSession(context, live, session, scope);
       const rawRequest = await playwright.request.newContext({
         baseURL,
         ignoreHTTPSErrors,
-        extraHTTPHeaders: { ...extraHTTPHeaders, ...headerRecord(session) },
+        extraHTTPHeaders,
         storageState: toStorageState(session, []),
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(rawRequest);
-      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, session, baseURL) };
+      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL) };
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
   },
 };
+
+/** The user's session as of now, annotating the test when it had to be refreshed meanwhile. */
+function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSession {
+  return async () => {
+    const { session, source } = await auth.session(user);
+    if (source !== 'memo') testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
+    return session;
+  };
+}
 
 function describeSource(user: string, source: SessionSource): string {
   const how = { memo: 'reused in this worker', cached: 'reused from the session cache', fresh: 'signed in', refreshed: 'refreshed' }[source];

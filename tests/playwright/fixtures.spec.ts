@@ -18,7 +18,7 @@ test('${user} page', async ({ page }) => {
 `;
 }
 
-test.describe.configure({ mode: 'serial' });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test('each injection location reaches the server from authedRequest and from the page', async ({ demo, demoEnv }) => {
   const result = await runInlineProject(

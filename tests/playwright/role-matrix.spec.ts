@@ -1,0 +1,94 @@
+import { test, expect, MULTI_CONFIG } from './support.js';
+import { runInlineProject, inlineConfig } from '../support/inline-project.js';
+
+test.describe.configure({ timeout: 180_000 });
+
+test('authProjects runs the same specs as every user; viewers are refused what admins may do', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'playwright.config.ts': inlineConfig(`projects: (await import('playwright-multiauth')).authProjects({ name: 'api' }, { config: 'multiauth.yaml' }),`).replace(
+        'export default defineConfig(',
+        'export default defineConfig(',
+      ),
+      'multiauth.yaml': MULTI_CONFIG,
+      'delete.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test('delete an item', async ({ authedRequest, authSession }, testInfo) => {
+  const me = await (await authedRequest.get('/whoami')).json();
+  expect(testInfo.project.name).toBe('api-' + me.user);
+  const res = await authedRequest.delete('/admin/items/1');
+  expect(res.status()).toBe(me.role === 'admin' ? 200 : 403);
+  expect(authSession?.user).toBe(me.user);
+});
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('4 passed');
+  expect(result.report.suites.length).toBeGreaterThan(0);
+  expect(result.output).toMatch(/\[api-alice\]/);
+  expect(result.output).toMatch(/\[api-dave\]/);
+});
+
+test('authUsers lists users synchronously for describe loops, and a chosen subset stays in order', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'loop.spec.ts': `
+import { test, expect, authUsers } from 'playwright-multiauth';
+test('all users', () => { expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']); });
+for (const user of authUsers({ users: ['dave', 'alice'] })) {
+  test.describe(user, () => {
+    test.use({ authUser: user });
+    test('whoami ' + user, async ({ authedRequest }) => {
+      expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user);
+    });
+  });
+}
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('3 passed');
+});
+
+test('an unknown user in authUsers fails the run with a clear message, not a stack', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'loop.spec.ts': `
+import { test, authUsers } from 'playwright-multiauth';
+for (const user of authUsers({ users: ['mallory'] })) test(user, () => {});
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.exitCode).not.toBe(0);
+  expect(result.output).toContain('unknown user "mallory"');
+  expect(result.output).toContain('Configured users: alice, bob, carol, dave.');
+  expect(result.output).not.toMatch(/at .*role-matrix\.js/);
+});
+
+test('signInAs acts as a second user in the same test', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'multiauth.yaml': MULTI_CONFIG,
+      'two.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'bob' });
+test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
+  expect((await authedRequest.delete('/admin/items/2')).status()).toBe(403);
+  const alice = await signInAs('alice');
+  expect((await (await alice.request.get('/whoami')).json()).user).toBe('alice');
+  expect((await alice.request.delete('/admin/items/2')).status()).toBe(200);
+  await alice.page.goto('/');
+  const seen = await alice.page.evaluate(async () => (await fetch('/whoami')).json());
+  expect(seen.user).toBe('alice');
+});
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('1 passed');
+  expect(result.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob: signed in', 'alice: signed in']);
+});

@@ -1,0 +1,105 @@
+import { mkdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, expect, MULTI_CONFIG } from './support.js';
+import { runInlineProject } from '../support/inline-project.js';
+import { parseConfig } from '../../src/config/index.js';
+import { sessionFilePath } from '../../src/sessions/index.js';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+test('with a scope set, requests to another origin carry nothing', async ({ demoEnv, echo }) => {
+  const config = `scope: ["\${DEMO_URL}"]\n${MULTI_CONFIG}`;
+  const spec = (user: string) => `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: '${user}' });
+test('${user} stays in scope', async ({ page }) => {
+  await page.goto('/');
+  const here = await page.evaluate(async () => (await fetch('/whoami', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).json());
+  expect(here.user).toBe('${user}');
+  await page.evaluate(async (echo) => { await fetch(echo + '/elsewhere?from=${user}', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"n":1}' }); }, process.env.ECHO_URL);
+});
+`;
+  const result = await runInlineProject(
+    { 'multiauth.yaml': config, 'a.spec.ts': spec('alice'), 'b.spec.ts': spec('bob'), 'c.spec.ts': spec('carol'), 'd.spec.ts': spec('dave') },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('4 passed');
+  const outside = echo.seen.filter((r) => r.url.startsWith('/elsewhere'));
+  expect(outside).toHaveLength(4);
+  for (const request of outside) {
+    expect(request.headers.authorization).toBeUndefined();
+    expect(request.headers.cookie).toBeUndefined();
+    expect(request.url).not.toContain('access_token');
+  }
+});
+
+test('without a scope or baseURL, the page sends the credentials everywhere, as extraHTTPHeaders would', async ({ demoEnv, echo }) => {
+  const result = await runInlineProject(
+    {
+      'playwright.config.ts': `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({ reporter: [['json', { outputFile: 'report.json' }]], use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } } });
+`,
+      'multiauth.yaml': MULTI_CONFIG,
+      'a.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('alice everywhere', async ({ page }) => {
+  await page.goto(process.env.ECHO_URL + '/everywhere');
+});
+`,
+    },
+    { env: demoEnv },
+  );
+  expect(result.exitCode).toBe(0);
+  const hit = echo.seen.find((r) => r.url === '/everywhere');
+  expect(hit?.headers.authorization).toMatch(/^Bearer /);
+});
+
+test('a session that expires mid-run is refreshed once, not once per worker', async ({ demo, demoEnv }) => {
+  // Tokens live 3 s: used for 2.25 s (a quarter of the lifetime is the margin), then refreshed.
+  const config = MULTI_CONFIG.replace('url: ${DEMO_URL}/auth/token\n', 'url: ${DEMO_URL}/auth/token?ttl=3\n').replace(
+    '      - { name: token, location: body, key: data.auth.access_token }\n',
+    '      - { name: token, location: body, key: data.auth.access_token }\n      - { name: expires_in, location: body, key: data.auth.expires_in }\n',
+  );
+  const spec = (n: number) => `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('early ${n}', async ({ authedRequest }) => { expect((await (await authedRequest.get('/whoami')).json()).user).toBe('alice'); });
+test('late ${n}', async ({ authedRequest }) => {
+  await new Promise((r) => setTimeout(r, 3500));
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('alice');
+});
+`;
+  const before = demo.counters.signIns.alice ?? 0;
+  const result = await runInlineProject({ 'multiauth.yaml': config, 'a.spec.ts': spec(1), 'b.spec.ts': spec(2) }, { env: demoEnv });
+  expect(result.output).toContain('4 passed');
+  expect((demo.counters.signIns.alice ?? 0) - before).toBe(2);
+  const sources = Object.values(result.annotations).flat().map((a) => a.description);
+  expect(sources.filter((s) => s === 'alice: signed in')).toHaveLength(1);
+  expect(sources.filter((s) => s === 'alice: refreshed')).toHaveLength(1);
+});
+
+test('a lock left by a killed worker does not hang the run', async ({ demo, demoEnv }) => {
+  const files = {
+    'multiauth.yaml': MULTI_CONFIG,
+    'a.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('alice', async ({ authedRequest }) => { expect((await (await authedRequest.get('/whoami')).json()).user).toBe('alice'); });
+`,
+  };
+  const first = await runInlineProject({ 'only-config.spec.ts': 'export {};\n', 'multiauth.yaml': MULTI_CONFIG }, { env: demoEnv });
+  // What a worker killed mid sign-in leaves: the lock directory, no longer refreshed.
+  const { contentHash } = parseConfig(MULTI_CONFIG, join(first.dir, 'multiauth.yaml'), { env: demoEnv, dotenvDir: first.dir });
+  const lock = `${sessionFilePath(join(first.dir, '.auth'), contentHash, 'alice')}.lock`;
+  mkdirSync(lock, { recursive: true });
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(lock, old, old);
+  const before = demo.counters.signIns.alice ?? 0;
+  const started = Date.now();
+  const result = await runInlineProject(files, { env: demoEnv, dir: first.dir });
+  expect(result.output).toContain('1 passed');
+  expect((demo.counters.signIns.alice ?? 0) - before).toBe(1);
+  expect(Date.now() - started).toBeLessThan(30_000);
+});
