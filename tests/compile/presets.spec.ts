@@ -426,11 +426,11 @@ presets:
   expect(plan.procedures['preset[0]:curl_sequence']!.operations).toEqual([
     {
       tech: 'curl',
-      origin: ['presets', 0, 'requests', 0],
+      origin: ['presets', 0, 'requests', 0, 'curl'],
       command: 'curl https://x.test/csrf',
       extractions: [{ name: 'csrf', location: 'cookie', key: 'csrf', origin: ['presets', 0, 'requests', 0, 'extractions', 0] }],
     },
-    { tech: 'curl', origin: ['presets', 0, 'requests', 1], command: "curl -d 'u={{user}}&c={{csrf}}' https://x.test/login", extractions: [] },
+    { tech: 'curl', origin: ['presets', 0, 'requests', 1, 'curl'], command: "curl -d 'u={{user}}&c={{csrf}}' https://x.test/login", extractions: [] },
   ]);
   expect(plan.users.map((u) => [u.name, u.procedure, u.variables])).toEqual([
     ['alice', 'preset[0]:curl_sequence', { user: 'alice' }],

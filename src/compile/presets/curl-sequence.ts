@@ -6,7 +6,8 @@ import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } f
 /**
  * `curl_sequence`: one procedure shared by the preset's users, one `curl` operation per request in
  * order, each with its own extractions; each command is templated with the user's variables and
- * everything extracted before it. The preset's injections close the procedure.
+ * everything extracted before it. The preset's injections close the procedure. An operation's
+ * origin is its command (`requests[i].curl`), so that validation points at the command itself.
  *
  * @example
  * compileCurlSequencePreset({ type: 'curl_sequence', requests: [
@@ -22,7 +23,7 @@ export function compileCurlSequencePreset(preset: CurlSequencePreset, site: Pres
     fromPreset: site.type,
     operations: preset.requests.map((request, index) => ({
       tech: 'curl',
-      origin: [...site.origin, 'requests', index],
+      origin: [...site.origin, 'requests', index, 'curl'],
       command: request.curl,
       extractions: planExtractions(request.extractions, [...site.origin, 'requests', index, 'extractions']),
     })),
