@@ -1,7 +1,7 @@
 import { MultiAuthError } from '../core/errors.js';
 import type { AuthConfig } from '../config/schema/index.js';
 import { compileProcedure, compileUser } from './generic.js';
-import type { Plan, PlanProcedure } from './plan.js';
+import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
 
 /**
@@ -42,7 +42,7 @@ export function compile(config: AuthConfig): Plan {
   });
 
   const plan: Plan = {
-    users: [...presetUsers, ...config.users.map(compileUser)],
+    users: [...presetUsers, ...config.users.map((user, index) => answersDigest(compileUser(user, index), procedures))],
     procedures,
     scope: [...(config.scope ?? [])],
     mtls: [...(config.mtls ?? [])],
@@ -51,4 +51,17 @@ export function compile(config: AuthConfig): Plan {
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return plan;
+}
+
+/**
+ * A user whose procedure (or refresh procedure) has a `digest` operation answers challenges with
+ * its username and password: they are never also sent as HTTP Basic (which would hand the password
+ * to the server in clear text, and to every later request of the session).
+ */
+function answersDigest(user: PlanUser, procedures: Record<string, PlanProcedure>): PlanUser {
+  const names = [user.procedure, user.refresh?.procedure].filter((name): name is string => name !== undefined);
+  if (!names.some((name) => procedures[name]?.operations.some((op) => op.tech === 'digest'))) return user;
+  user.credentials.basic = false;
+  if (user.refresh?.credentials) user.refresh.credentials.basic = false;
+  return user;
 }
