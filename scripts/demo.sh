@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 npm run build --silent
-if [ -f examples/playwright.config.ts ]; then
-  npx playwright test -c examples/playwright.config.ts "$@"
+if [ -f examples/demo/playwright.config.ts ]; then
+  npx playwright test -c examples/demo/playwright.config.ts "$@"
 else
   for f in examples/*.yaml examples/presets/*.yaml; do
     [ -f "$f" ] || continue

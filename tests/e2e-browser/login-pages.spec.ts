@@ -104,7 +104,9 @@ test('the identity provider: registered redirect URIs only, a code bound to its 
   expect(JSON.parse((await exchange({ client_id: 'demo-web' })).text)).toMatchObject({ error: 'invalid_grant' });
   // A refused attempt used the code up, as a replayed code must be.
   expect((await exchange({})).status).toBe(400);
-  expect(JSON.parse((await call(`${demo.url}/oauth/token`, { form: { grant_type: 'password' } })).text)).toMatchObject({ error: 'unsupported_grant_type' });
+  expect(JSON.parse((await call(`${demo.url}/oauth/token`, { form: { grant_type: 'implicit' } })).text)).toMatchObject({ error: 'unsupported_grant_type' });
+  // The password grant is for the confidential client only.
+  expect(JSON.parse((await call(`${demo.url}/oauth/token`, { form: { grant_type: 'password', username: 'alice', password: 'alice-password' } })).text)).toMatchObject({ error: 'invalid_client' });
 });
 
 test('the web client: /sso/callback checks state against its cookie, exchanges the code itself and opens a session', async ({ demo }) => {

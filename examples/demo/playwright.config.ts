@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { authProjects } from 'playwright-multiauth';
+
+// The demo server (fixtures/demo-server) is started by webServer; multiauth.yaml reads DEMO_URL.
+const port = Number(process.env.DEMO_PORT ?? 4010);
+process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
+// webServer starts a fresh demo server every run, which knows none of the sessions it issued
+// before: share sessions between this run's workers only (see docs/caching.md).
+process.env.MULTIAUTH_CACHE ??= 'off';
+
+const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 2,
+  reporter: process.env.DEMO_REPORTER ?? 'list',
+  use: {
+    baseURL: process.env.DEMO_URL,
+    launchOptions: browser ? { executablePath: browser } : {},
+  },
+  webServer: {
+    command: `node --import tsx ../../fixtures/demo-server/main.ts --port ${port}`,
+    url: `${process.env.DEMO_URL}/__counters`,
+    reuseExistingServer: false,
+  },
+  projects: [
+    // The role matrix: roles.spec.ts runs once as every configured user.
+    ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }, { config: `${import.meta.dirname}/multiauth.yaml` }),
+    { name: 'scenarios', testIgnore: /roles\.spec\.ts/ },
+  ],
+});
