@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, type-checks, builds the package (the CLI tests run the
-# built bin, as users do), then runs every test with Playwright Test.
+# `npm test`: installs what is missing, builds the package (the CLI and fixture tests run the built
+# output, as users do), type-checks sources and tests (tests/types checks the public types through
+# the package's own exports), then runs every test with Playwright Test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
-npx tsc -p tsconfig.json --noEmit
 npm run build --silent
+npx tsc -p tsconfig.json --noEmit
 npx playwright test "$@"
