@@ -62,9 +62,9 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
   });
   config.users.forEach((user, index) => {
     declareUser(user.name, ['users', index, 'name']);
-    checkReference(user.procedure, ['users', index, 'procedure']);
+    checkReference(user.procedure ?? undefined, ['users', index, 'procedure']);
     checkReference(user.refresh?.procedure, ['users', index, 'refresh', 'procedure']);
-    if (user.procedure === undefined && !hasContent(user.credentials)) {
+    if (user.procedure == null && !hasContent(user.credentials)) {
       report('warning', ['users', index], `user "${user.name}" has neither a procedure nor credentials: it will send nothing`,
         'Add "procedure: <name>" or "credentials".');
     }
@@ -79,6 +79,10 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
       object.extractions.forEach((extraction, index) => {
         const regex = isObject(extraction) ? extraction.regex : undefined;
         if (typeof regex === 'string') checkRegex(regex, [...path, 'extractions', index, 'regex']);
+        if (isObject(extraction) && extraction.key === '' && (extraction.location !== 'query' || typeof regex !== 'string')) {
+          report('error', [...path, 'extractions', index, 'key'], 'an empty key means "the whole URL": it needs location query and a regex',
+            'Name the header, cookie, body path or query parameter to read, or add a regex that picks the value out of the URL.');
+        }
       });
     }
     if (Array.isArray(object.variables)) checkVariableNames(object.variables, [...path, 'variables']);

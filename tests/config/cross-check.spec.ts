@@ -110,6 +110,22 @@ test.describe('cross-checks', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
+  test('an empty extraction key is the whole URL: only for query with a regex', () => {
+    const text = [
+      'procedures:',
+      '  - name: p',
+      '    operations:',
+      '      - tech: http',
+      '        parameters: { url: "https://idp.test", method: GET }',
+      '        extractions: [{ location: query, key: "", name: a, regex: "code=(\\w+)" }, { location: body, key: "", name: b, regex: "x" }, { location: query, key: "", name: c }]',
+    ].join('\n');
+    const issues = problems(text);
+    expect(brief(issues)).toEqual([
+      'procedures[0].operations[0].extractions[1].key: an empty key means "the whole URL": it needs location query and a regex',
+      'procedures[0].operations[0].extractions[2].key: an empty key means "the whole URL": it needs location query and a regex',
+    ]);
+  });
+
   test('curl_sequence request regexes are checked too', () => {
     const text = [
       'presets:',

@@ -12,11 +12,14 @@ const PRESET_TYPES = [
   'webdriver', 'curl', 'curl_sequence',
 ];
 
-/** Every config under examples/: YAML and JSON files, README and .env files aside. */
+/**
+ * Every config under examples/: YAML and JSON files, README and .env files aside, and hidden
+ * folders (the demo's `.auth/` session cache, test output) skipped.
+ */
 function exampleConfigs(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return exampleConfigs(path);
+    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'test-results' ? [] : exampleConfigs(path);
     return /\.(ya?ml|json)$/.test(entry.name) ? [path] : [];
   });
 }

@@ -63,7 +63,8 @@ export const Body = z.unknown();
 /** TokenExtraction: read a value from the exchange into a named variable. */
 export const TokenExtraction = z.strictObject({
   location: HttpLocation,
-  key: z.string().min(1),
+  /** May be empty for `query` with a `regex`: the whole URL (configs written for the Python original). */
+  key: z.string(),
   regex: z.string().optional(),
   name: z.string().min(1),
 });

@@ -15,7 +15,8 @@ export type UserRefresh = z.infer<typeof UserRefresh>;
 export const User = z.strictObject({
   name: z.string().min(1),
   credentials: Credentials.optional(),
-  procedure: z.string().min(1).optional(),
+  /** `null` (as the Python original writes it) means none. */
+  procedure: z.string().min(1).nullish(),
   variables: Variables.optional(),
   refresh: UserRefresh.optional(),
   repeater_mtls: z.boolean().optional(),

@@ -6,7 +6,8 @@ import { listNames, type Lookup } from './types.js';
  * URL navigated or requested, the last response's URL), then every `Location` header of the chain
  * (latest first, resolved against the response's URL), then the other URLs seen and the request
  * URLs (latest first). In each URL the query string is read first, then the `#fragment` as
- * `a=b&c=d` (implicit-flow redirects put tokens there). Values are URL-decoded once.
+ * `a=b&c=d` (implicit-flow redirects put tokens there). Values are URL-decoded once. An empty
+ * `key` gives the whole URLs, in the same order, for the extraction's `regex` to narrow.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.2.2
  * @example
@@ -14,6 +15,8 @@ import { listNames, type Lookup } from './types.js';
  */
 export function queryLookup(observation: Observation, key: string): Lookup {
   const urls = orderedUrls(observation);
+  // An empty key (configs written for the Python original) means the whole URL, for `regex` to narrow.
+  if (key === '') return { candidates: urls, seen: () => [`${urls.length} URL(s)`] };
   const candidates: string[] = [];
   const names: string[] = [];
   for (const url of urls) {
