@@ -82,7 +82,9 @@ export function loadConfig(file: string, options: LoadOptions = {}): LoadedConfi
  */
 export function parseConfig(text: string, file: string, options: LoadOptions & { dotenvDir?: string } = {}): LoadedConfig {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
+  // logLevel 'error': yaml would print a process warning (quoting the file's text) for a key that is a
+  // map or a list; such a key becomes a string key that the schema then reports where it is.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true, logLevel: 'error' });
   const map = new SourceMap(doc, lineCounter, file, text);
 
   const syntax = syntaxIssues(doc, map, extname(file).toLowerCase() === '.json');

@@ -133,7 +133,12 @@ export class SourceMap {
  */
 export function keyOf(key: unknown): string {
   if (isScalar(key)) return String(key.value);
-  return String(key);
+  try {
+    return String(key);
+  } catch {
+    // A map or list used as a key stringifies through yaml's toJS, which throws on a bad merge (`<<: *scalar`).
+    return '(a key that is not a string)';
+  }
 }
 
 function contains(node: unknown, offset: number): boolean {

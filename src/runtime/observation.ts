@@ -45,6 +45,16 @@ export interface Observation {
   cookies: ObservedCookie[];
   /** URLs navigated to or requested, oldest first; the last is where the step ended. */
   urls: string[];
+  /** What the transport's retry policy did, when it retried or left a transient failure as is. */
+  retry?: RetrySummary;
+}
+
+/** The retries of one request (src/runtime/http/retry.ts), for the error when it still fails. */
+export interface RetrySummary {
+  /** Each earlier attempt that failed transiently, oldest first: what it got, and the wait after it. */
+  failures: Array<{ failure: string; waitedMs: number }>;
+  /** Why a transient failure was not retried (any more), when the reason is not the retry limit. */
+  note?: string;
 }
 
 /** An observation with nothing in it, to build on. */

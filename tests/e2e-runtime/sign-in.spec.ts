@@ -154,6 +154,6 @@ test('a server that is down fails with AUTH_NETWORK naming the user and step', a
   void demo;
   const error = (await authenticate(plan, 'alice', { redactor: new Redactor() }).catch((e: unknown) => e)) as MultiAuthError;
   expect(error.code).toBe('AUTH_NETWORK');
-  expect(error.message).toBe('request failed: ECONNREFUSED');
+  expect(error.message).toBe('request failed: ECONNREFUSED after 3 attempts');
   expect(error.context).toMatchObject({ user: 'alice', procedure: 'preset[0]:http', step: 0, stepKind: 'http', method: 'POST' });
 });

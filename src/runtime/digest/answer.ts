@@ -147,5 +147,7 @@ export function mergeObservations(...observations: Observation[]): Observation {
     responses: observations.flatMap((o) => o.responses),
     cookies: observations.flatMap((o) => o.cookies),
     urls: observations.flatMap((o) => o.urls),
+    // The status check reads the last exchange: its retries are the ones to tell.
+    ...(observations.at(-1)?.retry && { retry: observations.at(-1)?.retry }),
   };
 }

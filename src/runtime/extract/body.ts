@@ -1,9 +1,17 @@
 import type { PlanExtraction } from '../../compile/plan.js';
-import type { Observation } from '../observation.js';
+import type { HeaderPair, Observation, ObservedResponse } from '../observation.js';
 import { getPath, isPlainObject } from '../json-path.js';
 import { listNames, type Lookup } from './types.js';
 
-type ParsedBody = { json: true; value: unknown } | { json: false; text: string };
+/**
+ * A response body as the lookup sees it. `wholeText` is false for text that is plainly not a bare
+ * token: a body that claims or looks like JSON and does not parse, or an HTML page; such a body is
+ * never taken whole (a regex may still pick a value out of it).
+ */
+type ParsedBody =
+  | { json: true; value: unknown }
+  | { json: false; text: string; wholeText: true; kind: 'text' }
+  | { json: false; text: string; wholeText: false; kind: 'JSON that does not parse' | 'an HTML page' };
 
 /**
  * Body `key` in the responses of the step, the latest first:
@@ -11,7 +19,9 @@ type ParsedBody = { json: true; value: unknown } | { json: false; text: string }
  * 2. else a JSON body holding a property named `key` anywhere: the first found depth-first, in
  *    document order (the Python original's lookup);
  * 3. else, for a non-JSON body, the whole text: with a `regex`, every non-empty text body is a
- *    candidate (latest first); without one, only the latest response's body, when it is text.
+ *    candidate (latest first); without one, only the latest response's body, when it is plain text:
+ *    not malformed JSON (a JSON `Content-Type`, or text starting with `{` or `[`, that does not
+ *    parse) nor an HTML page, which are never a token as a whole (the error then says what it was).
  *
  * With `match: 'first-key-ending-token'`, steps 1-3 are replaced by: the first string, depth-first,
  * under `key` (a dot path, e.g. `data`) whose property name ends with `token`, ignoring case.
@@ -20,61 +30,104 @@ type ParsedBody = { json: true; value: unknown } | { json: false; text: string }
  * `null` counts as not found.
  *
  * @example
- * bodyLookup(observation, { key: 'access_token' }).candidates; // ['eyJ...']
+ * [...bodyLookup(observation, { key: 'access_token' }).candidates]; // ['eyJ...']
  */
 export function bodyLookup(observation: Observation, extraction: Pick<PlanExtraction, 'key' | 'regex' | 'match'>): Lookup {
-  const bodies = [...observation.responses]
-    .reverse()
-    .filter((r) => r.body !== undefined && r.body !== '')
-    .map((r) => parseBody(r.body as string));
-  const jsonValues = bodies.flatMap((b) => (b.json ? [b.value] : []));
-  const candidates: string[] = [];
-  const push = (value: unknown) => {
-    const text = asText(value);
-    if (text !== undefined) candidates.push(text);
-  };
-  const { key } = extraction;
-
-  if (extraction.match === 'first-key-ending-token') {
-    for (const json of jsonValues) {
-      const root = getPath(json, key);
-      if (root.found) push(findDepthFirst(root.value, (name, value) => /token$/i.test(name) && typeof value === 'string'));
-    }
-  } else {
-    for (const json of jsonValues) {
-      const resolved = getPath(json, key);
-      if (resolved.found) push(resolved.value);
-    }
-    for (const json of jsonValues) push(findDepthFirst(json, (name) => name === key));
-    if (extraction.regex !== undefined) {
-      for (const body of bodies) if (!body.json) candidates.push(body.text);
-    } else if (bodies[0] && !bodies[0].json) {
-      candidates.push(bodies[0].text);
-    }
-  }
-
+  const bodies = parsedBodies(observation);
+  const latest = bodies[0];
   return {
-    candidates,
+    // Each iteration starts over: an error lists all candidates after a first pass found none.
+    candidates: { [Symbol.iterator]: () => candidatesOf(bodies, extraction) },
     seen: () => {
       if (bodies.length === 0) return ['response bodies: (none)'];
       return bodies.map((b, i) => {
         const which = i === 0 ? 'latest response body' : `response body ${i + 1} from the end`;
-        if (!b.json) return `${which}: text (${b.text.length} characters)`;
+        if (!b.json) return `${which}: ${b.kind} (${b.text.length} characters)`;
         const keys = isPlainObject(b.value) ? `top-level keys ${listNames(Object.keys(b.value))}` : 'not an object';
         return `${which}: JSON, ${keys}`;
       });
     },
+    ...(latest &&
+      !latest.json &&
+      !latest.wholeText &&
+      extraction.regex === undefined && {
+        reason: () =>
+          latest.kind === 'an HTML page'
+            ? 'the latest response body is an HTML page, not JSON'
+            : 'the latest response body is not valid JSON (it does not parse)',
+      }),
   };
 }
 
-function parseBody(text: string): ParsedBody {
+/** Computed as they are asked for: the depth-first searches are seldom needed. */
+function* candidatesOf(bodies: ParsedBody[], extraction: Pick<PlanExtraction, 'key' | 'regex' | 'match'>): Generator<string> {
+  const { key } = extraction;
+  if (extraction.match === 'first-key-ending-token') {
+    for (const body of bodies) {
+      const root = body.json ? getPath(body.value, key) : undefined;
+      if (root?.found) yield* asCandidate(findDepthFirst(root.value, (name, value) => /token$/i.test(name) && typeof value === 'string'));
+    }
+    return;
+  }
+  for (const body of bodies) {
+    const resolved = body.json ? getPath(body.value, key) : undefined;
+    if (resolved?.found) yield* asCandidate(resolved.value);
+  }
+  for (const body of bodies) if (body.json) yield* asCandidate(findDepthFirst(body.value, (name) => name === key));
+  if (extraction.regex !== undefined) {
+    for (const body of bodies) if (!body.json) yield body.text;
+  } else if (bodies[0] && !bodies[0].json && bodies[0].wholeText) {
+    yield bodies[0].text;
+  }
+}
+
+/**
+ * The last observation whose bodies were parsed: the extractions of a step read the same one in a
+ * row, so each body is parsed once. One slot, not a WeakMap: a WeakMap entry costs more than a parse.
+ */
+let lastParsed: { responses: ObservedResponse[]; sources: Array<string | undefined>; bodies: ParsedBody[] } | undefined;
+
+/** The non-empty bodies of the observation's responses, parsed, the latest first. */
+function parsedBodies(observation: Observation): ParsedBody[] {
+  const responses = observation.responses;
+  if (lastParsed && sameResponses(lastParsed, responses)) return lastParsed.bodies;
+  const bodies: ParsedBody[] = [];
+  for (let i = responses.length - 1; i >= 0; i--) {
+    const response = responses[i] as ObservedResponse;
+    if (response.body !== undefined && response.body !== '') bodies.push(parseBody(response.body, response.headers));
+  }
+  lastParsed = { responses: [...responses], sources: responses.map((response) => response.body), bodies };
+  return bodies;
+}
+
+function sameResponses(parsed: NonNullable<typeof lastParsed>, responses: ObservedResponse[]): boolean {
+  if (parsed.responses.length !== responses.length) return false;
+  return responses.every((response, i) => response === parsed.responses[i] && response.body === parsed.sources[i]);
+}
+
+function parseBody(text: string, headers: HeaderPair[]): ParsedBody {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null) return { json: true, value };
+    return { json: false, text, wholeText: true, kind: 'text' };
   } catch {
-    // Not JSON: the body is text.
+    // Not JSON: the body is text, unless it says or looks otherwise.
   }
-  return { json: false, text };
+  const type = contentType(headers);
+  const trimmed = text.trimStart();
+  const claimsJson = /[/+]json\b/.test(type) || trimmed.startsWith('{') || trimmed.startsWith('[');
+  if (claimsJson) return { json: false, text, wholeText: false, kind: 'JSON that does not parse' };
+  if (type.includes('html') || /^<(!doctype|html|head|body)\b/i.test(trimmed)) return { json: false, text, wholeText: false, kind: 'an HTML page' };
+  return { json: false, text, wholeText: true, kind: 'text' };
+}
+
+function contentType(headers: HeaderPair[]): string {
+  return (headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '').toLowerCase();
+}
+
+function asCandidate(value: unknown): string[] {
+  const text = asText(value);
+  return text === undefined ? [] : [text];
 }
 
 function asText(value: unknown): string | undefined {

@@ -29,14 +29,10 @@ export function extract(observation: Observation, extraction: PlanExtraction, wh
   const lookup = lookupFor(observation, extraction);
   const regex =
     extraction.regex === undefined ? undefined : compileExtractionRegex(extraction.regex, [...extraction.origin, 'regex']);
-  if (!regex) {
-    const first = lookup.candidates[0];
-    if (first !== undefined) return first;
-  } else {
-    for (const candidate of lookup.candidates) {
-      const value = matchExtractionRegex(regex, candidate);
-      if (value !== undefined) return value;
-    }
+  for (const candidate of lookup.candidates) {
+    if (!regex) return candidate;
+    const value = matchExtractionRegex(regex, candidate);
+    if (value !== undefined) return value;
   }
   if (extraction.optional) return undefined;
   throw notFound(extraction, lookup, where);
@@ -67,10 +63,13 @@ function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhe
     extraction.match === 'first-key-ending-token'
       ? `a string whose key ends with "token" under body "${extraction.key}"`
       : `${PLACE[extraction.location]} "${extraction.key}"`;
+  const candidates = [...lookup.candidates];
   const reason =
-    extraction.regex !== undefined && lookup.candidates.length > 0
-      ? `${lookup.candidates.length === 1 ? 'the value' : `none of the ${lookup.candidates.length} values`} found for ${what} matched the regex /${extraction.regex}/`
-      : `no ${what} in the exchange`;
+    extraction.regex !== undefined && candidates.length > 0
+      ? `${candidates.length === 1 ? 'the value' : `none of the ${candidates.length} values`} found for ${what} matched the regex /${extraction.regex}/`
+      : lookup.reason
+        ? `no ${what}: ${lookup.reason()}`
+        : `no ${what} in the exchange`;
   return new MultiAuthError('EXTRACTION_NOT_FOUND', `extraction "${extraction.name}" found nothing: ${reason}`, {
     path: extraction.origin,
     context: { user: where.user, procedure: where.procedure, step: where.step },

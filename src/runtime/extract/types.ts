@@ -4,9 +4,12 @@
  * what the observation held there, names only, for the error when nothing is found.
  */
 export interface Lookup {
-  candidates: string[];
+  /** Best first; a reader may compute them as they are asked for (the first is often enough). */
+  candidates: Iterable<string>;
   /** Lines such as `response headers: content-type, set-cookie`. Never values. */
   seen: () => string[];
+  /** Why nothing could be found, when the reader knows better than "no such key" (a body that is not JSON). */
+  reason?: () => string;
 }
 
 /** Joins names for `seen` lines, `(none)` for an empty list. */

@@ -15,13 +15,18 @@ export class BodyTooLargeError extends Error {
  * @example
  * const text = await readBodyText(response.body, 'gzip');
  */
-export async function readBodyText(
+export function readBodyText(
   body: Readable & { text?: () => Promise<string> },
   contentEncoding: string | undefined,
   limit = MAX_BODY_BYTES,
 ): Promise<string> {
   const decoder = decoderFor(contentEncoding);
+  // Not async itself: the plain body of every sign-in spares a promise.
   if (!decoder && body.text) return body.text();
+  return readChunks(body, decoder, limit);
+}
+
+async function readChunks(body: Readable, decoder: ReturnType<typeof decoderFor>, limit: number): Promise<string> {
   // pipeline() carries an error of either side to the stream we read.
   const stream = decoder ? pipeline(body, decoder, () => {}) : body;
   const chunks: Buffer[] = [];

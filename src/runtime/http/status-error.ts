@@ -1,6 +1,7 @@
 import { MultiAuthError, type AuthContext } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
-import type { Observation, ObservedResponse } from '../observation.js';
+import type { Observation, ObservedResponse, RetrySummary } from '../observation.js';
+import { describeRetries } from './retry.js';
 
 /** How much of a failing response's body an error shows. */
 export const BODY_EXCERPT_CHARS = 500;
@@ -22,11 +23,12 @@ export function assertSuccessStatus(
   describe?: (body: string) => string | undefined,
 ): void {
   const response = observation.responses.at(-1);
-  if (response && response.status >= 400) throw httpStatusError(response, redactor, context, describe);
+  if (response && response.status >= 400) throw httpStatusError(response, redactor, context, describe, observation.retry);
 }
 
 /**
- * The `AUTH_HTTP_STATUS` error for one response (see {@link assertSuccessStatus}).
+ * The `AUTH_HTTP_STATUS` error for one response (see {@link assertSuccessStatus}); `retry` says how
+ * often the transport tried (`... HTTP 429 (Too Many Requests) after 3 attempts`).
  *
  * @example
  * throw httpStatusError(response, redactor, { user: 'alice', method: 'POST', url });
@@ -36,14 +38,17 @@ export function httpStatusError(
   redactor: Redactor,
   context: AuthContext,
   describe?: (body: string) => string | undefined,
+  retry?: RetrySummary,
 ): MultiAuthError {
   const excerpt = bodyExcerpt(response.body ?? '', redactor);
   const meaning = response.body ? describe?.(response.body) : undefined;
-  return new MultiAuthError('AUTH_HTTP_STATUS', `the server answered HTTP ${response.status}${reason(response.status)}`, {
+  const retries = describeRetries(retry);
+  return new MultiAuthError('AUTH_HTTP_STATUS', `the server answered HTTP ${response.status}${reason(response.status)}${retries.suffix}`, {
     context: { ...context, status: response.status },
     details: [
       ...(meaning ? [`the server says: ${bodyExcerpt(meaning, redactor)}`] : []),
       excerpt ? `response body: ${excerpt}` : 'response body: (empty)',
+      ...retries.details,
     ],
     hint: hintFor(response.status),
   });

@@ -7,6 +7,7 @@ import { dispatcherFor } from './dispatcher.js';
 import { networkError } from './network-error.js';
 import { readBodyText } from './read-body.js';
 import { redirectedRequest } from './redirect.js';
+import { retryPolicyFromEnv, withRetries, type AttemptProgress } from './retry.js';
 import type { ResolvedRequest, SendOptions } from './types.js';
 
 /**
@@ -15,8 +16,10 @@ import type { ResolvedRequest, SendOptions } from './types.js';
  * The jar's cookies go out on every hop and every `Set-Cookie` goes into the jar.
  *
  * Any HTTP status is a result here (checking it is the caller's business). Failures to exchange
- * are {@link MultiAuthError}s: `AUTH_TIMEOUT` past `timeoutMs` (the whole chain),
+ * are {@link MultiAuthError}s: `AUTH_TIMEOUT` past `timeoutMs` (the whole chain, retries included),
  * `AUTH_REDIRECT` past `followRedirects` hops, `AUTH_NETWORK` for connection and TLS errors.
+ * Transient failures (429, 502, 503; a connection refused or reset before any answer) are tried
+ * again under `opts.retry`, by default the policy `MULTIAUTH_RETRIES` sets ({@link withRetries}).
  *
  * @example
  * const observation = await sendRequest(
@@ -27,10 +30,19 @@ import type { ResolvedRequest, SendOptions } from './types.js';
  */
 export async function sendRequest(req: ResolvedRequest, opts: SendOptions): Promise<Observation> {
   checkScheme(req);
+  const deadline = Date.now() + opts.timeoutMs;
+  return withRetries((progress) => sendOnce(req, opts, deadline, progress), {
+    policy: opts.retry ?? retryPolicyFromEnv(process.env),
+    deadline,
+    ...(opts.signal && { signal: opts.signal }),
+  });
+}
+
+/** One attempt: the request and its redirect chain, within what is left before `deadline`. */
+async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: number, progress: AttemptProgress): Promise<Observation> {
   const observation = emptyObservation();
   // undici's own per-phase timers, given what is left of the exchange's deadline: cheaper than an
   // AbortController and a timer per request, and they stop a hop that stalls mid-body too.
-  const deadline = Date.now() + opts.timeoutMs;
   const state = { timedOut: false, timeoutMs: opts.timeoutMs, proxy: opts.proxy };
   let current = req;
   try {
@@ -40,7 +52,7 @@ export async function sendRequest(req: ResolvedRequest, opts: SendOptions): Prom
         state.timedOut = true;
         throw new Error('deadline passed between redirects');
       }
-      const { status, location } = await exchange(current, opts, left, observation);
+      const { status, location } = await exchange(current, opts, left, observation, progress);
       const next = redirectedRequest(current, status, location);
       if (!next || opts.followRedirects === 0) return observation;
       if (hops >= opts.followRedirects) {
@@ -64,21 +76,26 @@ async function exchange(
   opts: SendOptions,
   timeoutMs: number,
   observation: Observation,
+  progress: AttemptProgress,
 ): Promise<{ status: number; location: string | undefined }> {
+  progress.answering = false;
   const headers = hasCookies(opts.jar) ? await withJarCookies(req, opts.jar) : req.headers;
   observation.urls.push(req.url);
   observation.requests.push({ method: req.method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) });
 
   const response = await request(req.url, {
     method: req.method as 'GET',
-    headers: headers.flat(),
+    headers: flatPairs(headers),
     body: req.body ?? null,
-    dispatcher: dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs }),
+    dispatcher: dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs, clientCertificates: opts.clientCertificates }),
     signal: opts.signal ?? null,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     responseHeaders: 'raw',
   });
+  progress.responses++;
+  progress.lastStatus = response.statusCode;
+  progress.answering = true;
   const responseHeaders = pairs(response.headers as unknown as string[]);
   const setCookies = values(responseHeaders, 'set-cookie');
   if (setCookies.length) observation.cookies.push(...(await storeSetCookies(opts.jar, req.url, setCookies)));
@@ -118,6 +135,13 @@ function checkScheme(req: ResolvedRequest): void {
   }
 }
 
+/** `pairs.flat()`, without the generic (and slow) `Array.prototype.flat`. */
+function flatPairs(pairs: HeaderPair[]): string[] {
+  const out: string[] = [];
+  for (const [name, value] of pairs) out.push(name, value);
+  return out;
+}
+
 function pairs(raw: string[]): HeaderPair[] {
   const out: HeaderPair[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
@@ -125,7 +149,10 @@ function pairs(raw: string[]): HeaderPair[] {
 }
 
 function values(headers: HeaderPair[], name: string): string[] {
-  return headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+  const out: string[] = [];
+  // The length test first spares lower-casing most names (three lookups per response).
+  for (const [key, value] of headers) if (key.length === name.length && key.toLowerCase() === name) out.push(value);
+  return out;
 }
 
 /**

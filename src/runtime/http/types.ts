@@ -1,5 +1,7 @@
 import type { CookieJar } from 'tough-cookie';
 import type { HeaderPair } from '../observation.js';
+import type { RetryPolicy } from './retry.js';
+import type { ClientCertificate } from './client-certificates.js';
 
 /**
  * A request ready for the wire: every template expanded, credentials merged, cookies, query and
@@ -28,6 +30,10 @@ export interface SendOptions {
   jar: CookieJar;
   /** Cancels the exchange (the error is the signal's reason). */
   signal?: AbortSignal;
+  /** How transient failures are retried; default: the policy `MULTIAUTH_RETRIES` sets (two retries). */
+  retry?: RetryPolicy;
+  /** mTLS certificates, each presented to its own origin only. */
+  clientCertificates?: readonly ClientCertificate[];
 }
 
 /** Redirects followed when an operation does not say (`follow_redirects` absent). */

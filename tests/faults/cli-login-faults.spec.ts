@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { test, expect } from '@playwright/test';
+import { MASK } from '../../src/core/redactor.js';
+import { removeTempDirs, ROOT, STACK_FRAME, writeFiles } from '../cli/run-cli.js';
+import { closedPort, PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
+import { faultYaml } from './fault-config.js';
+
+/** `multiauth login` in front of the faults: exit 1 and one clear error for the failing user, exit 0 for the others. */
+let faults: FaultServer;
+
+test.beforeAll(async () => {
+  faults = await startFaultServer();
+});
+
+test.afterAll(async () => {
+  await faults.close();
+  removeTempDirs();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+/** The built CLI, asynchronously (the fault server lives in this process and must keep answering). */
+function multiauth(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${ROOT}bin/multiauth.js`, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
+  });
+}
+
+test('login: a failing user exits 1 with one clear error; another user of the same config exits 0', async () => {
+  const dir = writeFiles({
+    'multiauth.yaml': faultYaml([
+      { name: 'alice', url: `${faults.url}/429-always` },
+      { name: 'bob', url: `${faults.url}/ok` },
+      { name: 'carol', url: `http://127.0.0.1:${await closedPort()}/login` },
+    ]),
+  });
+
+  const alice = await multiauth(['login', 'alice'], dir);
+  expect(alice.code).toBe(1);
+  expect(alice.stdout).toBe('');
+  expect(alice.stderr).toMatch(/^the server answered HTTP 429 \(Too Many Requests\) after 3 attempts\n/);
+  expect(alice.stderr).toContain('while signing in user "alice", procedure "sign-in-alice", step 1 (http)');
+  expect(alice.stderr.match(/\[AUTH_HTTP_STATUS\]/g)).toHaveLength(1);
+  expect(alice.stderr).not.toMatch(STACK_FRAME);
+  expect(alice.stderr).not.toContain(PASSWORD);
+  expect(alice.elapsedMs).toBeLessThan(10_000);
+
+  const carol = await multiauth(['login', 'carol'], dir, { MULTIAUTH_RETRIES: '0' });
+  expect(carol.code).toBe(1);
+  expect(carol.stderr).toMatch(/^request failed: ECONNREFUSED\n/);
+  expect(carol.stderr).toContain('[AUTH_NETWORK]');
+  expect(carol.stderr).not.toMatch(STACK_FRAME);
+
+  const bob = await multiauth(['login', 'bob'], dir);
+  expect(bob.stderr).toBe('');
+  expect(bob.code).toBe(0);
+  expect(bob.stdout).toContain(`Authorization: Bearer ${MASK}`);
+  expect(bob.stdout + bob.stderr + alice.stderr + carol.stderr).not.toContain(tokenFor('bob'));
+});
