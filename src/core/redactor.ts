@@ -4,6 +4,9 @@ export const MASK = '********';
 /** Secrets shorter than this are not masked: masking `a` or `1` would shred every message. */
 const MIN_SECRET_LENGTH = 3;
 
+/** Added values kept unprocessed at most. */
+const MAX_PENDING = 10_000;
+
 /**
  * Knows every secret value of a run (passwords, client secrets, tokens, cookie values) and masks
  * them wherever text is about to be printed: errors, logs, CLI output, test attachments.
@@ -18,19 +21,22 @@ const MIN_SECRET_LENGTH = 3;
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
-  /** Values already registered: a sign-in re-registers the same ones often. */
+  /** Values whose encoded forms are computed: a sign-in re-registers the same ones often. */
   private readonly registered = new Set<string>();
-  /** Registered values whose encoded forms are not computed yet: that waits for the first print. */
+  /**
+   * Values added since the last print, repeats included: sorting them out (hashing long tokens)
+   * and computing their encoded forms waits for the first print, which most sign-ins never reach.
+   */
   private pending: string[] = [];
   private pattern: RegExp | undefined;
 
   /** Registers secret values; empty and very short values are ignored. */
   add(...values: Array<string | undefined | null>): this {
     for (const value of values) {
-      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.registered.has(value)) continue;
-      this.registered.add(value);
-      this.pending.push(value);
+      if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) this.pending.push(value);
     }
+    // Bounds what a process that signs in often and never prints keeps.
+    if (this.pending.length > MAX_PENDING) this.forms();
     return this;
   }
 
@@ -61,6 +67,8 @@ export class Redactor {
   private forms(): Set<string> {
     if (this.pending.length) {
       for (const value of this.pending) {
+        if (this.registered.has(value)) continue;
+        this.registered.add(value);
         for (const form of encodedForms(value)) {
           if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
             this.secrets.add(form);

@@ -3,6 +3,7 @@ import type { HeaderPair } from './observation.js';
 import type { Session } from './session.js';
 import { applySessionBody, bodyKind } from './apply-body.js';
 import { cookieMatchesUrl } from './cookie-match.js';
+import { cloneJson } from './json-path.js';
 import { appendQuery, basicAuthorization } from './merge.js';
 
 /** A request about to be sent for a signed-in user: what {@link applySession} reads and returns. */
@@ -114,7 +115,7 @@ export function newSession(user: PlanUser, credentials: PlanCredentials, now: nu
     headers,
     cookies: credentials.cookies.flatMap(({ name, values }) => values.map((v) => ({ name, value: encodeURIComponent(v) }))),
     query,
-    body: credentials.body === undefined ? { set: {} } : { merge: structuredClone(credentials.body), set: {} },
+    body: credentials.body === undefined ? { set: {} } : { merge: cloneJson(credentials.body), set: {} },
     origins: [],
     createdAt: now,
     expiresAt: null,
@@ -128,50 +129,56 @@ export function newSession(user: PlanUser, credentials: PlanCredentials, now: nu
  * `Redactor`): header values (and, after an auth scheme such as `Bearer` or `Basic`, the credential alone
  * and a Basic password), cookie values (as stored and decoded), query values, body values (`set` and every
  * string inside `merge`), variables, localStorage values and the digest password. Empty values and
- * the user's own name (printed everywhere to say whose session it is) are left out.
+ * the user's own name (printed everywhere to say whose session it is) are left out; a value may
+ * be listed more than once.
  *
  * @example
  * new Redactor().add(...sessionSecrets(session));
  */
 export function sessionSecrets(session: Session): string[] {
-  const out = new Set<string>();
+  // An array, not a Set: hashing every token twice (here and in the redactor) costs more than the
+  // repeats, which the redactor sorts out when it first prints.
+  const out: string[] = [];
+  const add = (value: string) => {
+    if (value !== '' && value !== session.user) out.push(value);
+  };
   for (const values of Object.values(session.headers)) {
     for (const value of values) {
-      out.add(value);
-      addCredentialParts(out, value);
+      add(value);
+      addCredentialParts(add, value);
     }
   }
   for (const cookie of session.cookies) {
-    out.add(cookie.value);
-    out.add(safeDecode(cookie.value));
+    add(cookie.value);
+    add(safeDecode(cookie.value));
   }
-  for (const values of Object.values(session.query)) values.forEach((v) => out.add(v));
-  Object.values(session.body.set).forEach((v) => out.add(v));
-  collectStrings(session.body.merge, out);
-  Object.values(session.variables).forEach((v) => out.add(v));
-  for (const origin of session.origins) origin.localStorage.forEach((item) => out.add(item.value));
-  if (session.digest) out.add(session.digest.password);
-  out.delete('');
-  out.delete(session.user);
-  return [...out];
+  for (const values of Object.values(session.query)) values.forEach(add);
+  Object.values(session.body.set).forEach(add);
+  collectStrings(session.body.merge, add);
+  Object.values(session.variables).forEach(add);
+  for (const origin of session.origins) origin.localStorage.forEach((item) => add(item.value));
+  if (session.digest) add(session.digest.password);
+  return out;
 }
 
-function addCredentialParts(out: Set<string>, value: string): void {
-  const match = /^(Bearer|Basic|Token|JWT|Key|ApiKey|Api-Key|Bot|Negotiate)\s+(.+)$/i.exec(value);
+const AUTH_SCHEME = /^(Bearer|Basic|Token|JWT|Key|ApiKey|Api-Key|Bot|Negotiate)\s+(.+)$/i;
+
+function addCredentialParts(add: (value: string) => void, value: string): void {
+  const match = AUTH_SCHEME.exec(value);
   if (!match) return;
   const [, scheme, credential] = match as unknown as [string, string, string];
-  out.add(credential);
+  add(credential);
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(credential, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon !== -1) out.add(decoded.slice(colon + 1));
+    if (colon !== -1) add(decoded.slice(colon + 1));
   }
 }
 
-function collectStrings(value: unknown, out: Set<string>): void {
-  if (typeof value === 'string') out.add(value);
-  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, out));
-  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectStrings(v, out));
+function collectStrings(value: unknown, add: (value: string) => void): void {
+  if (typeof value === 'string') add(value);
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, add));
+  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectStrings(v, add));
 }
 
 function safeDecode(value: string): string {

@@ -29,19 +29,23 @@ export interface ExpiryInput {
  */
 export function computeExpiry(input: ExpiryInput): number | null {
   if (input.sessionSeconds !== undefined) return input.createdAt + input.sessionSeconds * 1000;
-  const candidates: number[] = [];
-  for (const name of new Set(input.extractedNames)) {
+  let earliest: number | null = null;
+  const names = input.extractedNames;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
     const value = input.variables[name];
-    if (value === undefined) continue;
+    if (value === undefined || names.indexOf(name) !== i) continue;
+    let at: number | undefined;
     if (LIFETIME_NAMES.has(name)) {
       const seconds = Number(value.trim());
-      if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) candidates.push(input.createdAt + seconds * 1000);
-      continue;
+      if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) at = input.createdAt + seconds * 1000;
+    } else {
+      const exp = decodeJwtPayload(value)?.exp;
+      if (typeof exp === 'number' && Number.isFinite(exp)) at = exp * 1000;
     }
-    const exp = decodeJwtPayload(value)?.exp;
-    if (typeof exp === 'number' && Number.isFinite(exp)) candidates.push(exp * 1000);
+    if (at !== undefined && (earliest === null || at < earliest)) earliest = at;
   }
-  return candidates.length ? Math.min(...candidates) : null;
+  return earliest;
 }
 
 /** Refresh when less than this remains (unless a quarter of the lifetime is shorter). */

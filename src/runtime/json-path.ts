@@ -26,7 +26,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function getPath(root: unknown, path: string): { found: true; value: unknown } | { found: false } {
   if (isPlainObject(root) && Object.hasOwn(root, path)) return { found: true, value: root[path] };
   let current: unknown = root;
-  for (const segment of path.split('.')) {
+  for (const segment of segmentsOf(path)) {
     if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length) {
       current = current[Number(segment)];
     } else if (isPlainObject(current) && Object.hasOwn(current, segment)) {
@@ -36,6 +36,23 @@ export function getPath(root: unknown, path: string): { found: true; value: unkn
     }
   }
   return { found: true, value: current };
+}
+
+/** Paths come from the config, so there are few; at most this many are kept. */
+const MAX_CACHED_PATHS = 500;
+const pathSegments = new Map<string, string[]>();
+
+/**
+ * A path's segments, split once: the same key strings every time are also what makes the property
+ * lookups fast (V8 looks a fresh string up in its string table at every use as a key).
+ */
+function segmentsOf(path: string): string[] {
+  let segments = pathSegments.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (pathSegments.size < MAX_CACHED_PATHS) pathSegments.set(path, segments);
+  }
+  return segments;
 }
 
 /**
@@ -69,4 +86,27 @@ export function setPath(root: Record<string, unknown>, path: string, value: unkn
     const next = object[segment];
     current = isPlainObject(next) || Array.isArray(next) ? next : (object[segment] = {}) as Record<string, unknown>;
   }
+}
+
+/**
+ * A deep copy of a JSON value (what config bodies are): plain objects and arrays are copied, other
+ * objects (a YAML date) go through `structuredClone`. Many times cheaper than `structuredClone` for
+ * the small bodies of sign-in requests, which are copied on every sign-in.
+ *
+ * @example
+ * const copy = cloneJson({ a: [1, { b: 2 }] }); // equal, shares nothing
+ */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = cloneJson(value[key]);
+      // Assigning `__proto__` would set the prototype instead of copying the key.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
+    }
+    return out as T;
+  }
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }

@@ -1,5 +1,5 @@
 import type { NameValuesList, PlanCredentials, RequestTemplate } from '../compile/plan.js';
-import { isPlainObject } from './json-path.js';
+import { cloneJson, isPlainObject } from './json-path.js';
 
 /**
  * Merges a user's static credentials into a sign-in request (spec: HTTPRequestParameters merge
@@ -96,7 +96,7 @@ function deepMerge(base: Record<string, unknown>, override: Record<string, unkno
 }
 
 function clone(value: unknown): unknown {
-  return value === undefined ? undefined : structuredClone(value);
+  return value === undefined ? undefined : cloneJson(value);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Redactor } from '../core/redactor.js';
-import type { Plan, PlanCredentials, PlanProcedure, PlanUser } from '../compile/plan.js';
+import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../compile/plan.js';
 import { withSignInContext } from './error-context.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
@@ -8,6 +8,7 @@ import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from './http/cookie-jar.js';
 import type { Session } from './session.js';
 import { runStep } from './steps/table.js';
+import { planCertificates } from './http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
 import { initialScope } from './variables.js';
 
@@ -44,14 +45,18 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
 
-  for (const [index, op] of procedure.operations.entries()) {
-    const where = { ...base, step: index, path: op.origin };
-    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser };
+  const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
+  for (let index = 0; index < procedure.operations.length; index++) {
+    const op = procedure.operations[index] as PlanOperation;
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
+    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates };
     try {
       const result = await runStep(op, ctx);
-      for (const [name, value] of Object.entries(result.variables ?? {})) {
-        run.redactor.add(value);
-        scope[name] = value;
+      if (result.variables) {
+        for (const [name, value] of Object.entries(result.variables)) {
+          run.redactor.add(value);
+          scope[name] = value;
+        }
       }
       for (const extraction of op.extractions) {
         const value = extract(result.observation, extraction, where);
@@ -70,10 +75,9 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   }
 
   if (hasCookies(jar)) session.cookies.push(...(await jarContents(jar)));
-  const where = { ...base };
   try {
     for (const injection of procedure.injections) {
-      inject(session, injection, resolveInjectionValue(injection, scope, firstExtracted, where));
+      inject(session, injection, resolveInjectionValue(injection, scope, firstExtracted, base));
     }
   } catch (error) {
     throw withSignInContext(error, base, run.redactor);

@@ -37,21 +37,34 @@ export function expandTemplate<T>(value: T, scope: TemplateScope, where: Templat
   return walk(value, scope, where, [...(where.path ?? [])]) as T;
 }
 
+/** `path` is one stack, pushed and popped on the way down: it is copied only into an error. */
 function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: Array<string | number>): unknown {
   if (typeof value === 'string') return expandString(value, scope, where, path);
-  if (Array.isArray(value)) return value.map((item, index) => walk(item, scope, where, [...path, index]));
+  if (Array.isArray(value)) {
+    return value.map((item, index) => {
+      path.push(index);
+      const expanded = walk(item, scope, where, path);
+      path.pop();
+      return expanded;
+    });
+  }
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = walk(item, scope, where, [...path, key]);
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      out[key] = walk(value[key], scope, where, path);
+      path.pop();
+    }
     return out;
   }
   return value;
 }
 
 function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
+  if (!text.includes('{{')) return text;
   return text.replace(TEMPLATE_PATTERN, (_match, name: string) => {
     if (Object.hasOwn(scope, name)) return scope[name] as string;
-    throw unknownVariable(name, scope, where, path);
+    throw unknownVariable(name, scope, where, [...path]);
   });
 }
 
