@@ -1,8 +1,8 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigInvalidError, MultiAuthError, renderIssue, type ConfigIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import { findConfigFile, loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
-import { checkPlan, compile, planSecrets, type Plan } from '../compile/index.js';
+import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
 import { preflight } from '../runtime/preflight.js';
 import type { CliIo } from './io.js';
 
@@ -48,7 +48,7 @@ export function checkConfig(file: string, io: CliIo, options: { checks?: boolean
   const loaded = loadConfig(file, { env: io.env });
   let plan: Plan;
   try {
-    plan = compile(loaded.config);
+    plan = resolvePlanPaths(compile(loaded.config), dirname(resolve(loaded.file)));
   } catch (error) {
     if (!(error instanceof MultiAuthError) || error.path === undefined) throw error;
     const issue: ConfigIssue = { severity: 'error', path: error.path, message: error.message, location: loaded.locate(error.path) };
@@ -106,4 +106,31 @@ export function displayPath(file: string, cwd: string): string {
  */
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * {@link checkConfig} for commands that need a usable config: prints every issue (errors, then
+ * warnings, secrets masked) and returns the checked config, or undefined when it has errors (the
+ * command then exits with `ExitCode.INVALID`).
+ *
+ * @example
+ * const checked = usableConfig(file, io);
+ * if (!checked) return ExitCode.INVALID;
+ */
+export function usableConfig(file: string, io: CliIo): CheckedConfig | undefined {
+  let checked: CheckedConfig;
+  try {
+    checked = checkConfig(file, io);
+  } catch (error) {
+    if (!(error instanceof ConfigInvalidError)) throw error;
+    io.stderr.write(renderIssues(error.issues, io.cwd, file));
+    return undefined;
+  }
+  const { issues, redactor } = checked;
+  if (issues.some((issue) => issue.severity === 'error')) {
+    io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
+    return undefined;
+  }
+  if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
+  return checked;
 }

@@ -3,6 +3,7 @@
  * ordinary users and procedures), checks it, explains it.
  */
 export { compile } from './compile.js';
+export { resolvePlanPaths } from './resolve-paths.js';
 export { checkPlan } from './check-plan.js';
 export { explainPlan } from './explain.js';
 export { planSecrets } from './secrets.js';

@@ -1,12 +1,11 @@
-import { isAbsolute, resolve, dirname } from 'node:path';
 import type { WorkerAuth } from './worker-auth.js';
 
 /** Playwright's `clientCertificates` entries. */
 export type ClientCertificate = { origin: string; certPath?: string; keyPath?: string; pfxPath?: string; passphrase?: string };
 
 /**
- * The config's `mtls` certificates for a user with `repeater_mtls: true` (paths resolved from the
- * config's directory), or undefined for other users.
+ * The config's `mtls` certificates for a user with `repeater_mtls: true` (paths already absolute:
+ * see `resolvePlanPaths`), or undefined for other users.
  *
  * @example
  * clientCertificatesFor(auth, 'alice'); // [{ origin: 'https://api.test', certPath: '/abs/alice.crt', keyPath: '/abs/alice.key' }]
@@ -15,7 +14,5 @@ export function clientCertificatesFor(auth: WorkerAuth, user: string): ClientCer
   const plan = auth.plan();
   const planUser = plan.users.find((u) => u.name === user);
   if (!planUser?.mtls || plan.mtls.length === 0) return undefined;
-  const dir = dirname(auth.config().file);
-  const abs = (p: string | undefined): string | undefined => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(dir, p));
-  return plan.mtls.map((c) => ({ ...c, certPath: abs(c.certPath), keyPath: abs(c.keyPath), pfxPath: abs(c.pfxPath) }));
+  return plan.mtls.map((c) => ({ ...c }));
 }

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigInvalidError, MultiAuthError, isMultiAuthError } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import { loadConfig, findConfigFile, type LoadedConfig } from '../config/index.js';
-import { compile, checkPlan, planSecrets } from '../compile/index.js';
+import { compile, checkPlan, planSecrets, resolvePlanPaths } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
 import { preflight } from '../runtime/preflight.js';
 import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/authenticate.js';
@@ -81,7 +81,7 @@ export class WorkerAuth {
     try {
       const file = this.configFile();
       const config = loadConfig(file, { env: this.options.env });
-      const plan = compile(config.config);
+      const plan = resolvePlanPaths(compile(config.config), dirname(file));
       const issues = [...checkPlan(plan), ...preflight(plan)].map((issue) => ({
         ...issue,
         location: issue.location ?? config.locate(issue.path),

@@ -1,5 +1,6 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { MAX_BODY_BYTES } from './types.js';
+import { certificateConnector, type ClientCertificate } from './client-certificates.js';
 
 /** What a connection needs besides the URL; requests that agree share a connection pool. */
 export interface ConnectionOptions {
@@ -7,7 +8,13 @@ export interface ConnectionOptions {
   proxy?: string;
   /** How long opening a connection may take (the request's own timeout). */
   connectTimeoutMs: number;
+  /** mTLS: certificates presented to their origins only (users with `repeater_mtls`). */
+  clientCertificates?: readonly ClientCertificate[];
 }
+
+/** Each certificate set gets its own pools: connections made with a certificate are never shared. */
+const certificateSetIds = new WeakMap<readonly ClientCertificate[], number>();
+let nextCertificateSetId = 1;
 
 const pools = new Map<string, Dispatcher>();
 
@@ -21,14 +28,20 @@ const pools = new Map<string, Dispatcher>();
  * const dispatcher = dispatcherFor({ insecure: false, proxy: 'http://127.0.0.1:3128', connectTimeoutMs: 30_000 });
  */
 export function dispatcherFor(options: ConnectionOptions): Dispatcher {
-  const key = `${options.insecure ? 1 : 0} ${options.connectTimeoutMs} ${options.proxy ?? ''}`;
+  const certs = options.clientCertificates?.length ? options.clientCertificates : undefined;
+  let certId = 0;
+  if (certs) {
+    certId = certificateSetIds.get(certs) ?? nextCertificateSetId++;
+    certificateSetIds.set(certs, certId);
+  }
+  const key = `${options.insecure ? 1 : 0} ${options.connectTimeoutMs} ${options.proxy ?? ''} ${certId}`;
   let dispatcher = pools.get(key);
   if (!dispatcher) {
     const tls = { rejectUnauthorized: !options.insecure, timeout: options.connectTimeoutMs };
     const limits = { connectTimeout: options.connectTimeoutMs, maxResponseSize: MAX_BODY_BYTES };
     dispatcher = options.proxy
-      ? new ProxyAgent({ uri: options.proxy, requestTls: tls, proxyTls: tls, ...limits })
-      : new Agent({ connect: tls, ...limits });
+      ? new ProxyAgent({ uri: options.proxy, requestTls: { ...tls, ...proxiedCertificate(certs) }, proxyTls: tls, ...limits })
+      : new Agent({ connect: certs ? certificateConnector(certs, tls) : tls, ...limits });
     pools.set(key, dispatcher);
   }
   return dispatcher;
@@ -44,4 +57,10 @@ export async function closeDispatchers(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
   await Promise.all(all.map((dispatcher) => dispatcher.close()));
+}
+
+/** Through a proxy undici takes one TLS setting for every origin: the first certificate's. */
+function proxiedCertificate(certs: readonly ClientCertificate[] | undefined): Partial<ClientCertificate> {
+  const first = certs?.[0];
+  return first ? { cert: first.cert, key: first.key, pfx: first.pfx, passphrase: first.passphrase } : {};
 }

@@ -39,7 +39,7 @@ export async function sendTemplate(template: RequestTemplate, ctx: StepContext, 
   for (const [name, value] of wire.request.headers) {
     if (name.toLowerCase() === 'authorization') ctx.redactor.add(value, value.replace(/^\S+\s+/, ''));
   }
-  const observation = await sendRequest(wire.request, { ...wire, jar: ctx.jar });
+  const observation = await sendRequest(wire.request, { ...wire, jar: ctx.jar, clientCertificates: ctx.clientCertificates });
   const context = { method: wire.request.method, url: wire.request.url };
   const { dialect } = options;
   if (dialect) checkDialectResponse(dialect, observation, context);

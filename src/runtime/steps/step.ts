@@ -1,4 +1,5 @@
 import type { CookieJar } from 'tough-cookie';
+import type { ClientCertificate } from '../http/client-certificates.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../compile/plan.js';
 import type { Observation, ObservedCookie } from '../observation.js';
@@ -21,6 +22,8 @@ export interface StepContext {
   jar: CookieJar;
   /** The browser runner handle (browser steps), as given to `authenticate`. */
   browser?: unknown;
+  /** mTLS certificates of a user with `repeater_mtls`, presented by every request of the sign-in. */
+  clientCertificates?: readonly ClientCertificate[];
 }
 
 /** What an operation produced: what it observed (for extractions) and state for the session. */
