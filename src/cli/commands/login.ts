@@ -1,10 +1,9 @@
-import { ConfigInvalidError } from '../../core/errors.js';
 import { authenticate, findPlanUser } from '../../runtime/authenticate.js';
 import { withSignInContext } from '../../runtime/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
 import { launchBrowserForCli } from '../../runtime/browser/launch.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
-import { checkConfig, renderIssues, resolveConfigFile } from '../check-config.js';
+import { resolveConfigFile, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { sessionJson, sessionText } from './login-output.js';
@@ -38,20 +37,9 @@ export const loginCommand: Command = {
   async run({ values, positionals, io }) {
     const userName = positionals[0] as string;
     const file = resolveConfigFile(values.config as string | undefined, io);
-    let checked;
-    try {
-      checked = checkConfig(file, io);
-    } catch (error) {
-      if (!(error instanceof ConfigInvalidError)) throw error;
-      io.stderr.write(renderIssues(error.issues, io.cwd, file));
-      return ExitCode.INVALID;
-    }
-    const { plan, issues, redactor } = checked;
-    if (issues.some((issue) => issue.severity === 'error')) {
-      io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
-      return ExitCode.INVALID;
-    }
-    if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
+    const checked = usableConfig(file, io);
+    if (!checked) return ExitCode.INVALID;
+    const { plan, redactor } = checked;
 
     const user = findPlanUser(plan, userName);
     let session;

@@ -1,6 +1,5 @@
-import { ConfigInvalidError } from '../../core/errors.js';
 import { explainPlan } from '../../compile/index.js';
-import { checkConfig, displayPath, plural, renderIssues, resolveConfigFile } from '../check-config.js';
+import { displayPath, plural, resolveConfigFile, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 
@@ -29,21 +28,9 @@ export const validateCommand: Command = {
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
     const file = resolveConfigFile(values.config as string | undefined, io);
-    let checked;
-    try {
-      checked = checkConfig(file, io);
-    } catch (error) {
-      if (!(error instanceof ConfigInvalidError)) throw error;
-      io.stderr.write(renderIssues(error.issues, io.cwd, file));
-      return ExitCode.INVALID;
-    }
+    const checked = usableConfig(file, io);
+    if (!checked) return ExitCode.INVALID;
     const { plan, issues, redactor } = checked;
-    const errors = issues.filter((i) => i.severity === 'error');
-    if (errors.length) {
-      io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
-      return ExitCode.INVALID;
-    }
-    if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
     const procedures = Object.keys(plan.procedures).length;
     const warned = issues.length ? ` (${plural(issues.length, 'warning')})` : '';
     io.stdout.write(`${displayPath(file, io.cwd)}: ${plural(plan.users.length, 'user')}, ${plural(procedures, 'procedure')} OK${warned}\n`);
