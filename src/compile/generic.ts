@@ -74,7 +74,8 @@ function compileOperation(operation: Operation, origin: ConfigPath): PlanOperati
     case 'browser':
     case 'selenium': {
       const { project, options } = operation.parameters;
-      const out: PlanBrowserOperation = { tech: 'browser', origin, project, extractions };
+      // The browser runtime locates commands under `origin.project`: point at the parameters.
+      const out: PlanBrowserOperation = { tech: 'browser', origin: [...origin, 'parameters'], project, extractions };
       if (options.wait_for_seconds !== undefined) out.waitForSeconds = options.wait_for_seconds;
       if (options.proxy !== undefined) out.proxy = options.proxy;
       return out;

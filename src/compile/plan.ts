@@ -182,7 +182,11 @@ export interface PlanDigestOperation extends OperationBase {
   second: { url?: string; method?: HttpMethod };
 }
 
-/** Run a Selenium IDE project in a browser. */
+/**
+ * Run a Selenium IDE project in a browser. `origin` is the config object that holds `project` (an
+ * operation's `parameters`, a webdriver user), so `[...origin, 'project', 'tests', i, ...]` locates
+ * a command.
+ */
 export interface PlanBrowserOperation extends OperationBase {
   tech: 'browser';
   project: BrowserProject;

@@ -94,7 +94,7 @@ procedures:
 users: [{ name: alice, procedure: sso }]
 `;
   expect(checkPlan(compileYaml(yaml))).toEqual([
-    expect.objectContaining({ severity: 'warning', path: ['procedures', 0, 'operations', 0], message: expect.stringContaining('{{later}} is never defined') }),
+    expect.objectContaining({ severity: 'warning', path: ['procedures', 0, 'operations', 0, 'parameters'], message: expect.stringContaining('{{later}} is never defined') }),
   ]);
 });
 

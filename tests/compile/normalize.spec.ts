@@ -42,7 +42,7 @@ users:
   expect(plan.procedures.sso!.operations).toEqual([
     {
       tech: 'browser',
-      origin: ['procedures', 0, 'operations', 0],
+      origin: ['procedures', 0, 'operations', 0, 'parameters'],
       project: { tests: [{ id: 't', name: 't', commands: [{ id: 'c', command: 'open', target: 'https://x.test' }] }] },
       waitForSeconds: 3,
       proxy: 'http://proxy.test:3128',

@@ -374,7 +374,7 @@ presets:
     operations: [
       {
         tech: 'browser',
-        origin: ['presets', 0, 'users', 0, 'project'],
+        origin: ['presets', 0, 'users', 0],
         project: { tests: [{ id: 't', name: 'login', commands: [{ id: 'c', command: 'open', target: 'https://x.test/login' }] }] },
         waitForSeconds: 7,
         extractions: [{ name: 'sid', location: 'cookie', key: 'sid', origin: ['presets', 0, 'extractions', 0] }],

@@ -117,7 +117,7 @@ test.describe('cross-checks', () => {
       '    operations:',
       '      - tech: http',
       '        parameters: { url: "https://idp.test", method: GET }',
-      '        extractions: [{ location: query, key: "", name: a, regex: "code=(\\w+)" }, { location: body, key: "", name: b, regex: "x" }, { location: query, key: "", name: c }]',
+      '        extractions: [{ location: query, key: "", name: a, regex: "code=(\\\\w+)" }, { location: body, key: "", name: b, regex: "x" }, { location: query, key: "", name: c }]',
     ].join('\n');
     const issues = problems(text);
     expect(brief(issues)).toEqual([

@@ -18,7 +18,8 @@ export function compileWebdriverPreset(preset: WebdriverPreset, site: PresetSite
   const users = preset.users.map((user, index) => {
     const operation: PlanBrowserOperation = {
       tech: 'browser',
-      origin: [...site.origin, 'users', index, 'project'],
+      // The browser runtime locates commands under `origin.project`: point at the user.
+      origin: [...site.origin, 'users', index],
       project: user.project,
       extractions: planExtractions(preset.extractions, [...site.origin, 'extractions']),
     };
