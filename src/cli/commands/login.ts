@@ -1,7 +1,6 @@
 import { authenticate, findPlanUser } from '../../runtime/authenticate.js';
 import { withSignInContext } from '../../runtime/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
-import { launchBrowserForCli } from '../../runtime/browser/launch.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
 import { resolveConfigFile, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
@@ -43,8 +42,9 @@ export const loginCommand: Command = {
 
     const user = findPlanUser(plan, userName);
     let session;
+    // playwright-core loads only when this user signs in through a browser.
     const browser = usesBrowser(plan, user)
-      ? await launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
+      ? await (await import('../../runtime/browser/launch.js')).launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
       : undefined;
     try {
       session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });

@@ -3,4 +3,4 @@ export { BROWSER_COMMANDS, UNSUPPORTED_COMMANDS, isDisabledCommand, type Browser
 export { runBrowserStep, DEFAULT_WAIT_SECONDS, type BrowserStepInput, type BrowserStepResult } from './run.js';
 export { browserIssues } from './validate.js';
 export { prepareContext, browserStartUrl, type BrowserContextCredentials } from './prepare.js';
-export { launchBrowserForCli, type CliBrowserOptions } from './launch.js';
+// launch.ts is not re-exported: it loads playwright-core, which only browser sign-ins from the CLI need.
