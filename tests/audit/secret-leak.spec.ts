@@ -1,0 +1,117 @@
+import { test, expect } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_USERS } from '../../fixtures/demo-server/users.js';
+import { AUDIT_OUTPUTS, copyDemo, runDemoCopy, type DemoCopy } from './demo-copy.js';
+import { findLeaks, outputFiles, sessionSecrets } from './secrets.js';
+
+// Issue 8, item 3: run the example suite with every documented reporter, passing and with a failing
+// sign-in, and look for every password, client secret and token in everything the run left behind.
+
+const WRONG_PASSWORD = 'carol-WRONG-s3cret-pw';
+const CONFIG_SECRETS = [...DEMO_USERS.map((u) => u.password), 'demo-api-secret', WRONG_PASSWORD];
+
+interface JsonSuite {
+  title: string;
+  specs: Array<{ title: string; tests: Array<{ projectName: string; status: string; results: Array<{ errors: Array<{ message?: string }> }> }> }>;
+  suites?: JsonSuite[];
+}
+interface RunTest {
+  title: string;
+  projectName: string;
+  status: string;
+  errors: string[];
+}
+
+function testsOf(copy: DemoCopy): RunTest[] {
+  const report = JSON.parse(readFileSync(join(copy.dir, AUDIT_OUTPUTS.json), 'utf8')) as { suites: JsonSuite[] };
+  const visit = (suite: JsonSuite, path: string): RunTest[] => [
+    ...suite.specs.flatMap((spec) =>
+      spec.tests.map((t) => ({
+        title: `${path} > ${spec.title}`,
+        projectName: t.projectName,
+        status: t.status,
+        errors: t.results.flatMap((r) => r.errors.map((e) => e.message ?? '')),
+      })),
+    ),
+    ...(suite.suites ?? []).flatMap((s) => visit(s, `${path} > ${s.title}`)),
+  ];
+  return report.suites.flatMap((s) => visit(s, s.title));
+}
+
+/** Checks `.auth/` and returns the tokens and cookies of its session files, one file per user in `users`. */
+function checkAuthDir(copy: DemoCopy, users: string[]): string[] {
+  const authDir = join(copy.dir, '.auth');
+  expect(statSync(authDir).mode & 0o777, '.auth/ is 0700').toBe(0o700);
+  expect(readFileSync(join(authDir, '.gitignore'), 'utf8').split('\n')).toContain('*');
+  const sessionFiles = readdirSync(authDir).filter((n) => n.endsWith('.json'));
+  expect(sessionFiles.map((n) => n.replace(/-[0-9a-f]+\.json$/, '')).sort()).toEqual([...users].sort());
+  for (const name of readdirSync(authDir).filter((n) => n !== '.gitignore')) {
+    expect(statSync(join(authDir, name)).mode & 0o777, `${name} is 0600`).toBe(0o600);
+  }
+  return sessionSecrets(authDir).filter((value) => !CONFIG_SECRETS.includes(value));
+}
+
+/** Every secret, searched in the child's output and every file the run wrote (but .auth/ and the config). */
+function expectNoLeak(copy: DemoCopy, run: { stdout: string; stderr: string }, tokens: string[]): void {
+  const files = outputFiles(copy.dir, ['.auth', 'multiauth.yaml']);
+  const names = files.map((f) => f.name);
+  // The search must have something to search: every reporter's output and the HTML report's data.
+  expect(names).toContain(AUDIT_OUTPUTS.json);
+  expect(names).toContain(`${AUDIT_OUTPUTS.html}/index.html`);
+  expect(names.filter((n) => n.startsWith(`${AUDIT_OUTPUTS.html}/index.html#zip/`)).length).toBeGreaterThan(0);
+  expect(run.stdout).toMatch(/\d+ passed/);
+
+  const secrets = [...CONFIG_SECRETS, ...tokens];
+  // The search finds what is there: the config itself holds the passwords and the client secret.
+  const config = { name: 'multiauth.yaml', text: readFileSync(join(copy.dir, 'multiauth.yaml'), 'utf8') };
+  expect(findLeaks([config], CONFIG_SECRETS).length).toBeGreaterThanOrEqual(5);
+
+  const leaks = findLeaks([{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }, ...files], secrets);
+  expect(leaks, `a secret appears in the output of the run (kept in ${copy.dir})`).toEqual([]);
+}
+
+test.describe('secret-leak audit of the demo suite (list, line, json and html reporters)', () => {
+  let copy: DemoCopy | undefined;
+  // A failed audit keeps its copy (under .tmp-audit/, git-ignored) to look at.
+  test.afterEach(() => {
+    if (test.info().status === test.info().expectedStatus) copy?.remove();
+  });
+
+  test('a passing run: no password, client secret or token appears anywhere but .auth/', async () => {
+    test.setTimeout(240_000);
+    copy = copyDemo();
+    const run = await runDemoCopy(copy);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const tests = testsOf(copy);
+    expect(tests.length).toBeGreaterThanOrEqual(11);
+    expect(tests.filter((t) => t.status !== 'expected')).toEqual([]);
+
+    const tokens = checkAuthDir(copy, ['alice', 'bob', 'carol', 'dave']);
+    // alice's access and refresh tokens, bob's sid cookie and Basic header, carol's and dave's access tokens.
+    expect(tokens.length).toBeGreaterThanOrEqual(6);
+    expectNoLeak(copy, run, tokens);
+  });
+
+  test('a run where carol cannot sign in: her tests fail clearly, and still nothing leaks', async () => {
+    test.setTimeout(240_000);
+    copy = copyDemo({ 'password: carol-password': `password: ${WRONG_PASSWORD}` });
+    const run = await runDemoCopy(copy);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+
+    const tests = testsOf(copy);
+    const isCarols = (t: RunTest): boolean => t.projectName === 'roles-carol' || / as carol /.test(t.title);
+    const carols = tests.filter(isCarols);
+    expect(carols.length).toBeGreaterThanOrEqual(2);
+    for (const t of carols) {
+      expect(t.status, t.title).toBe('unexpected');
+      expect(t.errors.join('\n'), t.title).toMatch(/signing in user "carol"[\s\S]*AUTH_HTTP_STATUS/);
+    }
+    expect(tests.filter((t) => !isCarols(t) && t.status !== 'expected')).toEqual([]);
+    expect(tests.filter((t) => !isCarols(t)).length).toBeGreaterThanOrEqual(9);
+
+    const tokens = checkAuthDir(copy, ['alice', 'bob', 'dave']);
+    expect(tokens.length).toBeGreaterThanOrEqual(5);
+    expectNoLeak(copy, run, tokens);
+  });
+});
