@@ -2,7 +2,7 @@ import type { APIRequestContext, APIResponse } from 'playwright-core';
 import { answerChallenge } from '../runtime/digest/index.js';
 import type { DigestSessionState, Session } from '../runtime/session.js';
 import { applySessionBody, bodyKind } from '../runtime/apply-body.js';
-import { headerRecord, withSessionBody, withSessionParams } from './request-injection.js';
+import { hasBodyRules, headerRecord, withSessionBody, withSessionParams } from './request-injection.js';
 import { toStorageState } from './storage-state.js';
 
 /**
@@ -93,7 +93,7 @@ function rewrite(session: Session, options: Options): Options {
   for (const [name, value] of Object.entries(headerRecord(session))) if (!ownNames.has(name.toLowerCase())) headers[name] = value;
   out.headers = { ...headers, ...own };
   if (Object.keys(session.query).length > 0) out.params = withSessionParams(session, out.params);
-  if (session.body.merge !== undefined || Object.keys(session.body.set).length > 0) {
+  if (hasBodyRules(session)) {
     if (typeof out.data === 'string') out.data = applySessionBody(out.data, bodyKind(Object.entries(own), out.data), session.body);
     else if (out.data !== undefined && !Buffer.isBuffer(out.data)) out.data = withSessionBody(session, out.data, 'json');
     else if (out.form !== undefined && !(out.form instanceof FormData)) out.form = withSessionBody(session, out.form, 'form');
