@@ -53,42 +53,25 @@ export const test = base.extend<{ demoEnv: Record<string, string> }, { demo: Dem
 
 export { expect } from '@playwright/test';
 
+/** An http preset signing `user` in at the demo's token endpoint and injecting the token as `injection`. */
+function tokenPreset(user: string, injection: string): string {
+  return `
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - ${injection}
+    users:
+      - { username: ${user}, password: ${user}-password }`;
+}
+
 /** A config with one user per way of injecting, all against the demo server. */
 export const MULTI_CONFIG = `
-presets:
-  - type: http
-    request:
-      url: \${DEMO_URL}/auth/token
-      method: POST
-      body: { username: "{{username}}", password: "{{password}}" }
-    extractions:
-      - { name: token, location: body, key: data.auth.access_token }
-    injections:
-      - { location: header, key: Authorization, prefix: Bearer, variable: token }
-    users:
-      - { username: alice, password: alice-password }
-  - type: http
-    request:
-      url: \${DEMO_URL}/auth/token
-      method: POST
-      body: { username: "{{username}}", password: "{{password}}" }
-    extractions:
-      - { name: token, location: body, key: data.auth.access_token }
-    injections:
-      - { location: query, key: access_token, variable: token }
-    users:
-      - { username: bob, password: bob-password }
-  - type: http
-    request:
-      url: \${DEMO_URL}/auth/token
-      method: POST
-      body: { username: "{{username}}", password: "{{password}}" }
-    extractions:
-      - { name: token, location: body, key: data.auth.access_token }
-    injections:
-      - { location: body, key: access_token, variable: token }
-    users:
-      - { username: carol, password: carol-password }
+presets:${tokenPreset('alice', '{ location: header, key: Authorization, prefix: Bearer, variable: token }')}${tokenPreset('bob', '{ location: query, key: access_token, variable: token }')}${tokenPreset('carol', '{ location: body, key: access_token, variable: token }')}
 procedures:
   - name: form-login
     operations:

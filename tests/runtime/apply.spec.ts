@@ -1,25 +1,11 @@
 import { test, expect } from '@playwright/test';
 import type { PlanCredentials, PlanUser } from '../../src/compile/plan.js';
 import { Redactor } from '../../src/core/redactor.js';
-import type { Session } from '../../src/runtime/session.js';
 import { applySession, newSession, sessionSecrets, type OutgoingRequest } from '../../src/runtime/apply.js';
 import { inject } from '../../src/runtime/inject.js';
+import { makeTestSession } from '../support/session.js';
 
-function session(extra: Partial<Session> = {}): Session {
-  return {
-    user: 'alice',
-    headers: {},
-    cookies: [],
-    query: {},
-    body: { set: {} },
-    origins: [],
-    createdAt: 0,
-    expiresAt: null,
-    variables: {},
-    origin: 'signed-in',
-    ...extra,
-  };
-}
+const session = makeTestSession;
 
 function get(url = 'https://api.test/me', headers: OutgoingRequest['headers'] = []): OutgoingRequest {
   return { method: 'GET', url, headers };

@@ -1,24 +1,10 @@
 import { test, expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
 import type { PlanInjection } from '../../src/compile/plan.js';
-import type { Session } from '../../src/runtime/session.js';
 import { inject, resolveInjectionValue } from '../../src/runtime/inject.js';
+import { makeTestSession } from '../support/session.js';
 
-function session(extra: Partial<Session> = {}): Session {
-  return {
-    user: 'alice',
-    headers: {},
-    cookies: [],
-    query: {},
-    body: { set: {} },
-    origins: [],
-    createdAt: 0,
-    expiresAt: null,
-    variables: {},
-    origin: 'signed-in',
-    ...extra,
-  };
-}
+const session = makeTestSession;
 
 function inj(extra: Partial<PlanInjection> & Pick<PlanInjection, 'location' | 'key'>): PlanInjection {
   return { origin: ['procedures', 0, 'injections', 0], ...extra };

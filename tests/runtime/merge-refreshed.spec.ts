@@ -1,22 +1,8 @@
 import { test, expect } from '@playwright/test';
-import type { Session } from '../../src/runtime/session.js';
 import { mergeRefreshed } from '../../src/runtime/refresh-merge.js';
+import { makeTestSession } from '../support/session.js';
 
-function session(extra: Partial<Session>): Session {
-  return {
-    user: 'alice',
-    headers: {},
-    cookies: [],
-    query: {},
-    body: { set: {} },
-    origins: [],
-    createdAt: 0,
-    expiresAt: null,
-    variables: {},
-    origin: 'signed-in',
-    ...extra,
-  };
-}
+const session = makeTestSession;
 
 const previous = session({
   headers: { authorization: ['Bearer old'], 'X-Id-Token': ['old-id'] },
