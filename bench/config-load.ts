@@ -3,20 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseYaml, stringify } from 'yaml';
 import { parseConfig } from '../src/config/index.js';
 import type { AuthConfig } from '../src/config/index.js';
+import { median, round, type BenchResult } from './stats.js';
 
-/** One figure of the benchmark suite. */
-export interface BenchResult {
-  name: string;
-  /** Our time (median of the runs). */
-  ours: number;
-  /** The peer's time on the same input (median). */
-  peer: number;
-  unit: 'ms';
-  /** ours / peer. */
-  ratio: number;
-  /** The ratio we aim to stay under. */
-  aim: number;
-}
 
 const USERS = 1_000;
 const RUNS = 15;
@@ -75,10 +63,6 @@ export function generateConfig(users = USERS): string {
   return stringify(config);
 }
 
-function median(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function time(run: () => unknown): number {
   for (let i = 0; i < 3; i++) run();
@@ -108,7 +92,6 @@ export async function benchConfigLoad(): Promise<BenchResult> {
     compile?.(loaded.config);
   });
   const peer = time(() => parseYaml(text));
-  const round = (n: number) => Math.round(n * 100) / 100;
   return {
     name: compile ? 'config load+validate+compile (1,000 users)' : 'config load+validate (1,000 users)',
     ours: round(ours), peer: round(peer), unit: 'ms', ratio: round(ours / peer), aim: 3,

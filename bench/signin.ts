@@ -5,16 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import type { Plan } from '../src/compile/plan.js';
+import { median, round, type BenchResult } from './stats.js';
 
-/** One benchmark figure: our CPU time against a bare peer doing the same network work. */
-export interface BenchResult {
-  name: string;
-  ours: number;
-  peer: number;
-  unit: string;
-  ratio: number;
-  aim: number;
-}
 
 const USERS = 200;
 /**
@@ -171,15 +163,7 @@ async function cpuMs(work: () => Promise<void>): Promise<number> {
   return (used.user + used.system) / 1000;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
 
 /** The demo server in a child process: its CPU is not ours. */
 async function startDemoProcess(): Promise<{ url: string; stop(): Promise<void> }> {

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDemoServer } from '../fixtures/demo-server/index.js';
-import type { BenchResult } from './signin.js';
+import { median, type BenchResult } from './stats.js';
 
 const TESTS = 200;
 const USERS = ['alice', 'bob', 'carol', 'dave'];
@@ -79,8 +79,6 @@ async function runSuite(dir: string, env: Record<string, string>): Promise<numbe
   if (code !== 0) throw new Error(`suite in ${dir} failed:\n${output}`);
   return performance.now() - started;
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A 200-test API suite (4 users, 2 workers) with `authedRequest`, beside the same suite written by

@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/index.js';
 import { Redactor } from '../src/core/redactor.js';
 import { authenticate } from '../src/runtime/authenticate.js';
 import { launchBrowserForCli } from '../src/runtime/browser/launch.js';
-import type { BenchResult } from './signin.js';
+import { median, round, type BenchResult } from './stats.js';
 
 /** Unmeasured sign-ins of each side first: browser caches, JIT, the demo's first requests. */
 const WARMUP_ROUNDS = 3;
@@ -113,15 +113,7 @@ async function timed(work: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await benchWebdriver();
