@@ -7,6 +7,9 @@ const MIN_SECRET_LENGTH = 3;
 /** Added values kept unprocessed at most. */
 const MAX_PENDING = 10_000;
 
+/** Deferred collections ({@link Redactor.addLazily}) kept uncollected at most. */
+const MAX_DEFERRED = 1_000;
+
 /**
  * Knows every secret value of a run (passwords, client secrets, tokens, cookie values) and masks
  * them wherever text is about to be printed: errors, logs, CLI output, test attachments.
@@ -28,6 +31,8 @@ export class Redactor {
    * and computing their encoded forms waits for the first print, which most sign-ins never reach.
    */
   private pending: string[] = [];
+  /** Collections of secrets that wait for the first print ({@link Redactor.addLazily}). */
+  private deferred: Array<() => Iterable<string | undefined | null>> = [];
   private pattern: RegExp | undefined;
 
   /** Registers secret values; empty and very short values are ignored. */
@@ -37,6 +42,21 @@ export class Redactor {
     }
     // Bounds what a process that signs in often and never prints keeps.
     if (this.pending.length > MAX_PENDING) this.forms();
+    return this;
+  }
+
+  /**
+   * Registers the values `collect` returns, collected when something is first printed (or when
+   * many collections wait): for secrets that take work to find (every value of a session) and
+   * that most sign-ins never print. `collect` must see every secret whenever it runs: give it
+   * objects that only gain values, never lose them.
+   *
+   * @example
+   * redactor.addLazily(() => sessionSecrets(session));
+   */
+  addLazily(collect: () => Iterable<string | undefined | null>): this {
+    this.deferred.push(collect);
+    if (this.deferred.length > MAX_DEFERRED) this.forms();
     return this;
   }
 
@@ -65,6 +85,15 @@ export class Redactor {
 
   /** Every secret form, the pending values' forms computed first. */
   private forms(): Set<string> {
+    if (this.deferred.length) {
+      const deferred = this.deferred;
+      this.deferred = [];
+      for (const collect of deferred) {
+        for (const value of collect()) {
+          if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) this.pending.push(value);
+        }
+      }
+    }
     if (this.pending.length) {
       for (const value of this.pending) {
         if (this.registered.has(value)) continue;

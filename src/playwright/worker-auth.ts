@@ -69,7 +69,7 @@ export class WorkerAuth {
     const { store } = this.load();
     try {
       const resolved = await store.get(user);
-      this.redactor.add(...sessionSecrets(resolved.session));
+      this.redactor.addLazily(() => sessionSecrets(resolved.session));
       return resolved;
     } catch (error) {
       throw asUserFacingError(error, this.redactor);

@@ -1,0 +1,49 @@
+import { test, expect } from '@playwright/test';
+import { MASK, Redactor } from '../../src/core/redactor.js';
+
+test('masks every added secret, its URL-encoded, form, Base64 and JSON-escaped forms; short values are not secrets', () => {
+  const redactor = new Redactor().add('p@ss word"1', 'ab', undefined, null);
+  expect(redactor.redact('raw p@ss word"1')).toBe(`raw ${MASK}`);
+  expect(redactor.redact(`url ${encodeURIComponent('p@ss word"1')}`)).toBe(`url ${MASK}`);
+  expect(redactor.redact('form p%40ss+word%221')).toBe(`form ${MASK}`);
+  expect(redactor.redact(`b64 ${Buffer.from('p@ss word"1').toString('base64').replace(/=+$/, '')}`)).toBe(`b64 ${MASK}`);
+  expect(redactor.redact('json "p@ss word\\"1"')).toBe(`json "${MASK}"`);
+  expect(redactor.redact('ab stays')).toBe('ab stays');
+});
+
+test('a secret that contains another is masked whole', () => {
+  const redactor = new Redactor().add('token', 'Bearer token-long');
+  expect(redactor.redact('Authorization: Bearer token-long')).toBe(`Authorization: ${MASK}`);
+});
+
+test('addLazily collects when something is first printed, and sees what the object holds by then', () => {
+  const session = { headers: { Authorization: ['Bearer first-token'] } as Record<string, string[]> };
+  let collected = 0;
+  const redactor = new Redactor().addLazily(() => {
+    collected++;
+    return Object.values(session.headers).flat();
+  });
+  session.headers['X-Api-Key'] = ['later-key'];
+  expect(collected).toBe(0);
+  expect(redactor.redact('Bearer first-token and later-key')).toBe(`${MASK} and ${MASK}`);
+  expect(collected).toBe(1);
+  expect(redactor.redact('later-key')).toBe(MASK);
+  expect(collected).toBe(1);
+});
+
+test('lazy collections are made once many of them wait, so a process that never prints keeps few', () => {
+  const redactor = new Redactor();
+  const collected: number[] = [];
+  for (let i = 0; i < 1_001; i++) redactor.addLazily(() => (collected.push(i), [`secret-${i}`]));
+  expect(collected).toHaveLength(1_001);
+  redactor.addLazily(() => (collected.push(-1), ['one-more']));
+  expect(collected).toHaveLength(1_001);
+  expect(redactor.redact('secret-0 one-more')).toBe(`${MASK} ${MASK}`);
+  expect(redactor.size).toBeGreaterThan(1_001);
+});
+
+test('addAll takes over another redactor\'s secrets, lazy ones included', () => {
+  const other = new Redactor().add('static-secret').addLazily(() => ['lazy-secret']);
+  const redactor = new Redactor().addAll(other);
+  expect(redactor.redact('static-secret lazy-secret')).toBe(`${MASK} ${MASK}`);
+});
