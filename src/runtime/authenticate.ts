@@ -7,6 +7,7 @@ import { newSession, sessionSecrets } from './apply.js';
 import { mergeRefreshed } from './refresh-merge.js';
 import { runProcedure } from './run-procedure.js';
 import type { Session } from './session.js';
+import type { RetryPolicy } from './http/retry.js';
 
 /** Options of {@link authenticate} and {@link refreshSession}. */
 export interface AuthenticateOptions {
@@ -18,6 +19,8 @@ export interface AuthenticateOptions {
   previous?: Session;
   /** The browser runner handle for browser operations (a Playwright browser, or what opens contexts). */
   browser?: unknown;
+  /** How requests retry transient failures; default the process's policy (`MULTIAUTH_RETRIES`). */
+  retry?: RetryPolicy;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
     previous: options.previous?.variables,
     options,
   });
-  options.redactor.add(...sessionSecrets(session));
+  options.redactor.addLazily(() => sessionSecrets(session));
   return session;
 }
 
@@ -64,7 +67,7 @@ export async function refreshSession(plan: Plan, session: Session, options: Auth
   const credentials = refresh.credentials ?? user.credentials;
   const variables = refresh.variables ?? user.variables;
   registerPlanSecrets(options.redactor, plan);
-  options.redactor.add(...sessionSecrets(session));
+  options.redactor.addLazily(() => sessionSecrets(session));
 
   let refreshed: Session;
   try {
@@ -80,7 +83,7 @@ export async function refreshSession(plan: Plan, session: Session, options: Auth
   }
   const merged = mergeRefreshed(session, refreshed, refresh.keep);
   merged.origin = 'refreshed';
-  options.redactor.add(...sessionSecrets(merged));
+  options.redactor.addLazily(() => sessionSecrets(merged));
   return merged;
 }
 
@@ -133,10 +136,11 @@ function signIn(
   return runProcedure(plan, user, procedure, {
     credentials: run.credentials,
     variables: run.variables,
-    ...(run.previous && { previous: run.previous }),
+    previous: run.previous,
     redactor: run.options.redactor,
     now,
     browser: run.options.browser,
+    retry: run.options.retry,
   });
 }
 

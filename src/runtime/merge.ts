@@ -24,11 +24,11 @@ import { cloneJson, isPlainObject } from './json-path.js';
  * ); // headers X-Tenant: acme, body { a: 1, b: 2 }
  */
 export function mergeCredentials(request: RequestTemplate, credentials: PlanCredentials): RequestTemplate {
-  const headers = mergeNameValues(request.headers, credentials.headers, true);
+  let headers = mergeNameValues(request.headers, credentials.headers, true);
   const { username, password } = credentials;
   if (credentials.basic && username !== undefined && password !== undefined) {
     if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
-      headers.push({ name: 'Authorization', values: [basicAuthorization(username, password)] });
+      headers = [...headers, { name: 'Authorization', values: [basicAuthorization(username, password)] }];
     }
   }
   const merged: RequestTemplate = {
@@ -45,12 +45,14 @@ export function mergeCredentials(request: RequestTemplate, credentials: PlanCred
 
 /**
  * Merges two name/values lists; entries of `overrides` replace same-named entries of `base` (in
- * `base`'s position), new names are appended. Lists are copied.
+ * `base`'s position), new names are appended. The inputs are not modified; with no overrides the
+ * result is `base` itself (most sign-ins merge no headers, cookies or query parameters).
  *
  * @example
  * mergeNameValues([{ name: 'a', values: ['1'] }], [{ name: 'A', values: ['2'] }], true); // [{ name: 'a', values: ['2'] }]
  */
 export function mergeNameValues(base: NameValuesList[], overrides: NameValuesList[], ignoreCase: boolean): NameValuesList[] {
+  if (overrides.length === 0) return base;
   const key = (name: string) => (ignoreCase ? name.toLowerCase() : name);
   const out = base.map((entry) => ({ name: entry.name, values: [...entry.values] }));
   for (const entry of overrides) {

@@ -10,6 +10,7 @@ import type { Session } from './session.js';
 import { runStep } from './steps/table.js';
 import { planCertificates } from './http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
+import type { RetryPolicy } from './http/retry.js';
 import { initialScope } from './variables.js';
 
 /** What one run of a procedure needs besides the plan, the user and the procedure. */
@@ -22,6 +23,8 @@ export interface ProcedureRun {
   /** Unix ms when the run starts: the session's `createdAt`. */
   now: number;
   browser?: unknown;
+  /** How requests retry transient failures; default the process's policy. */
+  retry?: RetryPolicy;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface ProcedureRun {
  * });
  */
 export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<Session> {
-  const scope = initialScope(user, { credentials: run.credentials, variables: run.variables, ...(run.previous && { previous: run.previous }) });
+  const scope = initialScope(user, { credentials: run.credentials, variables: run.variables, previous: run.previous });
   const jar = newCookieJar();
   const session = newSession(user, run.credentials, run.now);
   const extractedNames: string[] = [];
@@ -49,7 +52,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
     const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
-    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates };
+    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry };
     try {
       const result = await runStep(op, ctx);
       if (result.variables) {

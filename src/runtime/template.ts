@@ -24,7 +24,8 @@ export interface TemplateWhere {
  * Expands every `{{ name }}` in the strings inside `value` (objects and arrays are walked; object
  * keys, numbers, booleans and null are kept as they are). The substitution is done string by
  * string on the structured value, never on serialised JSON, so a quote or a brace in a variable
- * cannot change the shape of a body. `value` is not modified; a new value is returned.
+ * cannot change the shape of a body. `value` is not modified: what holds a template is copied, and
+ * what holds none is shared with the result (it is often most of a request).
  *
  * @throws MultiAuthError `TEMPLATE_UNKNOWN_VARIABLE` when a name is not in `scope`: the error names
  *   the variable, the user, procedure, step and config path, and lists the names that are defined
@@ -34,37 +35,63 @@ export interface TemplateWhere {
  * // { body: { user: 'alice' } }
  */
 export function expandTemplate<T>(value: T, scope: TemplateScope, where: TemplateWhere): T {
-  return walk(value, scope, where, [...(where.path ?? [])]) as T;
+  return walk(value, scope, where, []) as T;
 }
 
-/** `path` is one stack, pushed and popped on the way down: it is copied only into an error. */
+const templatedValues = new WeakMap<object, boolean>();
+
+/**
+ * Whether any string inside `value` holds `{{`; known once per object (a plan's request templates
+ * do not change, and most hold no template outside their body, if any at all).
+ *
+ * @example
+ * if (holdsTemplate(op.request)) request = expandTemplate(op.request, scope, where);
+ */
+export function holdsTemplate(value: object): boolean {
+  let holds = templatedValues.get(value);
+  if (holds === undefined) templatedValues.set(value, (holds = containsTemplate(value)));
+  return holds;
+}
+
+function containsTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(containsTemplate);
+  return isPlainObject(value) && Object.values(value).some(containsTemplate);
+}
+
+/**
+ * `path` is one stack below `where.path`, pushed and popped on the way down: it is copied only
+ * into an error. A container is copied when the first of its items changes.
+ */
 function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: Array<string | number>): unknown {
-  if (typeof value === 'string') return expandString(value, scope, where, path);
+  if (typeof value === 'string') return value.includes('{{') ? expandString(value, scope, where, path) : value;
   if (Array.isArray(value)) {
-    return value.map((item, index) => {
+    let out: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
       path.push(index);
-      const expanded = walk(item, scope, where, path);
+      const expanded = walk(value[index], scope, where, path);
       path.pop();
-      return expanded;
-    });
+      if (expanded !== value[index]) (out ??= value.slice())[index] = expanded;
+    }
+    return out ?? value;
   }
   if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
+    let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
       path.push(key);
-      out[key] = walk(value[key], scope, where, path);
+      const expanded = walk(value[key], scope, where, path);
       path.pop();
+      if (expanded !== value[key]) (out ??= { ...value })[key] = expanded;
     }
-    return out;
+    return out ?? value;
   }
   return value;
 }
 
 function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
-  if (!text.includes('{{')) return text;
   return text.replace(TEMPLATE_PATTERN, (_match, name: string) => {
     if (Object.hasOwn(scope, name)) return scope[name] as string;
-    throw unknownVariable(name, scope, where, [...path]);
+    throw unknownVariable(name, scope, where, [...(where.path ?? []), ...path]);
   });
 }
 

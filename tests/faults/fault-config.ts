@@ -4,7 +4,7 @@ import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
 import type { Session } from '../../src/runtime/session.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate, type AuthenticateOptions } from '../../src/runtime/authenticate.js';
 import { planFromYaml } from '../support/demo.js';
 import { PASSWORD } from './fault-server.js';
 
@@ -92,11 +92,12 @@ export interface Failure {
  * @example
  * const { error, text } = await signInFailure(plan, 'alice');
  */
-export async function signInFailure(plan: Plan, user: string, redactor = new Redactor()): Promise<Failure> {
+export async function signInFailure(plan: Plan, user: string, options: Partial<AuthenticateOptions> = {}): Promise<Failure> {
+  const redactor = options.redactor ?? new Redactor();
   const started = Date.now();
   let outcome: unknown;
   try {
-    outcome = await authenticate(plan, user, { redactor });
+    outcome = await authenticate(plan, user, { ...options, redactor });
   } catch (error) {
     outcome = error;
   }

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
 import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers.js';
 import { closedPort, rawGrant, startFaultServer, startRawServer, tokenFor, type FaultServer } from './fault-server.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/runtime/http/retry.js';
 import { expectClearFailure, expectGolden, faultPlan, signIn, signInFailure } from './fault-config.js';
 
 /**
@@ -120,22 +121,16 @@ test('connection refused: AUTH_NETWORK after 3 attempts, in well under a second 
   expectGolden('connection-refused', failure.text);
 });
 
-test('MULTIAUTH_RETRIES=0 turns retrying off', async () => {
+test('a policy of no retries (what MULTIAUTH_RETRIES=0 sets for a process) turns retrying off', async () => {
   const url = `http://127.0.0.1:${await closedPort()}/login`;
-  const saved = process.env.MULTIAUTH_RETRIES;
-  process.env.MULTIAUTH_RETRIES = '0';
-  try {
-    const failure = await signInFailure(faultPlan([{ name: 'alice', url }]), 'alice');
-    expect(failure.error.message).toBe('request failed: ECONNREFUSED');
-    expect(failure.error.details).toEqual([]);
-    const limited = faultPlan([{ name: 'bob', url: `${faults.url}/429-then-ok` }]);
-    const rate = await signInFailure(limited, 'bob');
-    expect(rate.error.message).toBe('the server answered HTTP 429 (Too Many Requests)');
-    expect(faults.hits.get('/429-then-ok')).toBe(1);
-  } finally {
-    if (saved === undefined) delete process.env.MULTIAUTH_RETRIES;
-    else process.env.MULTIAUTH_RETRIES = saved;
-  }
+  const retry = { ...DEFAULT_RETRY_POLICY, retries: 0 };
+  const failure = await signInFailure(faultPlan([{ name: 'alice', url }]), 'alice', { retry });
+  expect(failure.error.message).toBe('request failed: ECONNREFUSED');
+  expect(failure.error.details).toEqual([]);
+  const limited = faultPlan([{ name: 'bob', url: `${faults.url}/429-then-ok` }]);
+  const rate = await signInFailure(limited, 'bob', { retry });
+  expect(rate.error.message).toBe('the server answered HTTP 429 (Too Many Requests)');
+  expect(faults.hits.get('/429-then-ok')).toBe(1);
 });
 
 test('a connection reset before any answer is retried, and the third attempt signs in', async () => {

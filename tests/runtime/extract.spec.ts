@@ -93,6 +93,21 @@ test.describe('body', () => {
     expect(extract(o, ex({ location: 'body', key: 'access_token' }), where)).toBe('new');
   });
 
+  test('a path that resolves to null counts as not found: an earlier response that has a value gives it', () => {
+    const o = obs({ responses: [response({ body: '{"access_token":"earlier"}' }), response({ body: '{"access_token":null}' })] });
+    expect(extract(o, ex({ location: 'body', key: 'access_token' }), where)).toBe('earlier');
+  });
+
+  test('a body is parsed once per step, and again when the observation gains a response', () => {
+    const o = obs({ responses: [response({ body: '{"access_token":"first","expires_in":60}' })] });
+    expect(extract(o, ex({ location: 'body', key: 'access_token' }), where)).toBe('first');
+    expect(extract(o, ex({ name: 'expires_in', location: 'body', key: 'expires_in' }), where)).toBe('60');
+    o.responses.push(response({ body: '{"access_token":"second"}' }));
+    expect(extract(o, ex({ location: 'body', key: 'access_token' }), where)).toBe('second');
+    const other = obs({ responses: [response({ body: '{"access_token":"other"}' })] });
+    expect(extract(other, ex({ location: 'body', key: 'access_token' }), where)).toBe('other');
+  });
+
   test('else the first property named key, depth-first in document order', () => {
     const o = obs({ responses: [response({ body: JSON.stringify({ a: { b: { token: 'deep-first' } }, token: null, c: { token: 'later' } }) })] });
     expect(extract(o, ex({ location: 'body', key: 'token' }), where)).toBe('deep-first');

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
-import { expandTemplate } from '../../src/runtime/template.js';
+import { expandTemplate, holdsTemplate } from '../../src/runtime/template.js';
 import { templateNames } from '../../src/compile/template-names.js';
 
 const where = { user: 'alice', procedure: 'login', step: 1, path: ['procedures', 0, 'operations', 1, 'parameters'] };
@@ -87,4 +87,24 @@ test('templateNames lists distinct names in order of first use', () => {
     'a.b',
   ]);
   expect(templateNames('no templates {here}')).toEqual([]);
+});
+
+test('what holds no template is shared with the result; what holds one is copied; the input never changes', () => {
+  const input = { url: 'https://api.test/login', headers: [{ name: 'Accept', values: ['application/json'] }], body: { user: '{{username}}', meta: { v: 1 } } };
+  const before = structuredClone(input);
+  const out = expandTemplate(input, { username: 'alice' }, where);
+  expect(out.headers).toBe(input.headers);
+  expect(out.body.meta).toBe(input.body.meta);
+  expect(out.body).not.toBe(input.body);
+  expect(out).not.toBe(input);
+  expect(out.body.user).toBe('alice');
+  expect(input).toEqual(before);
+  const plain = { url: 'https://api.test/x', body: ['a', { b: 'c' }] };
+  expect(expandTemplate(plain, {}, where)).toBe(plain);
+});
+
+test('holdsTemplate says whether any string inside holds {{, once per object', () => {
+  expect(holdsTemplate({ url: 'https://a.test/', body: { a: ['x', { b: 'y' }] } })).toBe(false);
+  expect(holdsTemplate({ url: 'https://a.test/', body: { a: ['x', { b: '{{y}}' }] } })).toBe(true);
+  expect(holdsTemplate([1, null, true])).toBe(false);
 });

@@ -59,6 +59,24 @@ export function bodyLookup(observation: Observation, extraction: Pick<PlanExtrac
   };
 }
 
+/**
+ * The first candidate of {@link bodyLookup} when it comes from its first rule (a JSON body where
+ * `key` resolves as a dot path), without building the lookup: what nearly every body extraction
+ * finds. `undefined` when no body resolves `key`; the whole lookup then decides.
+ *
+ * @example
+ * resolvedBodyValue(observation, 'data.auth.access_token'); // 'eyJ...'
+ */
+export function resolvedBodyValue(observation: Observation, key: string): string | undefined {
+  for (const body of parsedBodies(observation)) {
+    if (!body.json) continue;
+    const resolved = getPath(body.value, key);
+    const text = resolved.found ? asText(resolved.value) : undefined;
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
 /** Computed as they are asked for: the depth-first searches are seldom needed. */
 function* candidatesOf(bodies: ParsedBody[], extraction: Pick<PlanExtraction, 'key' | 'regex' | 'match'>): Generator<string> {
   const { key } = extraction;
@@ -83,26 +101,25 @@ function* candidatesOf(bodies: ParsedBody[], extraction: Pick<PlanExtraction, 'k
 
 /**
  * The last observation whose bodies were parsed: the extractions of a step read the same one in a
- * row, so each body is parsed once. One slot, not a WeakMap: a WeakMap entry costs more than a parse.
+ * row, so each body is parsed once. One slot, not a WeakMap: a WeakMap entry costs more than a
+ * parse. The slot is known by the observation and its latest response, as they were when parsed.
  */
-let lastParsed: { responses: ObservedResponse[]; sources: Array<string | undefined>; bodies: ParsedBody[] } | undefined;
+let lastParsed: { observation: Observation; count: number; latest: ObservedResponse | undefined; body: string | undefined; bodies: ParsedBody[] } | undefined;
 
 /** The non-empty bodies of the observation's responses, parsed, the latest first. */
 function parsedBodies(observation: Observation): ParsedBody[] {
   const responses = observation.responses;
-  if (lastParsed && sameResponses(lastParsed, responses)) return lastParsed.bodies;
+  const latest = responses.at(-1);
+  if (lastParsed && lastParsed.observation === observation && lastParsed.count === responses.length && lastParsed.latest === latest && lastParsed.body === latest?.body) {
+    return lastParsed.bodies;
+  }
   const bodies: ParsedBody[] = [];
   for (let i = responses.length - 1; i >= 0; i--) {
     const response = responses[i] as ObservedResponse;
     if (response.body !== undefined && response.body !== '') bodies.push(parseBody(response.body, response.headers));
   }
-  lastParsed = { responses: [...responses], sources: responses.map((response) => response.body), bodies };
+  lastParsed = { observation, count: responses.length, latest, body: latest?.body, bodies };
   return bodies;
-}
-
-function sameResponses(parsed: NonNullable<typeof lastParsed>, responses: ObservedResponse[]): boolean {
-  if (parsed.responses.length !== responses.length) return false;
-  return responses.every((response, i) => response === parsed.responses[i] && response.body === parsed.sources[i]);
 }
 
 function parseBody(text: string, headers: HeaderPair[]): ParsedBody {

@@ -2,7 +2,7 @@ import { MultiAuthError } from '../../core/errors.js';
 import type { HttpLocation, PlanExtraction } from '../../compile/plan.js';
 import type { Observation } from '../observation.js';
 import type { TemplateWhere } from '../template.js';
-import { bodyLookup } from './body.js';
+import { bodyLookup, resolvedBodyValue } from './body.js';
 import { cookieLookup } from './cookie.js';
 import { headerLookup } from './header.js';
 import { queryLookup } from './query.js';
@@ -26,6 +26,10 @@ export { compileExtractionRegex, matchExtractionRegex } from './regex.js';
  * extract(observation, { name: 'token', location: 'header', key: 'X-Token', origin: [] }, { user: 'alice' }); // 'abc'
  */
 export function extract(observation: Observation, extraction: PlanExtraction, where: TemplateWhere): string | undefined {
+  if (extraction.location === 'body' && extraction.regex === undefined && extraction.match === undefined) {
+    const value = resolvedBodyValue(observation, extraction.key);
+    if (value !== undefined) return value;
+  }
   const lookup = lookupFor(observation, extraction);
   const regex =
     extraction.regex === undefined ? undefined : compileExtractionRegex(extraction.regex, [...extraction.origin, 'regex']);

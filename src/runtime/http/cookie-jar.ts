@@ -1,8 +1,14 @@
 import { Cookie, CookieJar } from 'tough-cookie';
 import type { ObservedCookie } from '../observation.js';
 
-/** Jars that were ever given a cookie through {@link storeSetCookies}: the others need no lookup. */
-const filled = new WeakSet<CookieJar>();
+/**
+ * The cookies of one sign-in. The tough-cookie jar behind it is made when the first `Set-Cookie`
+ * arrives: most token endpoints set none, and a sign-in that gets none needs no lookups.
+ */
+export interface SignInJar {
+  /** Made by {@link storeSetCookies}; absent while no response set a cookie. */
+  cookies?: CookieJar;
+}
 
 /**
  * A fresh cookie jar for one sign-in: every request of the sign-in sends what earlier responses
@@ -13,9 +19,8 @@ const filled = new WeakSet<CookieJar>();
  * const jar = newCookieJar();
  * await sendRequest(request, { ...options, jar });
  */
-export function newCookieJar(): CookieJar {
-  // allowSpecialUseDomain: sign-ins to `localhost` and `*.test` hosts keep their cookies.
-  return new CookieJar(undefined, { looseMode: true, rejectPublicSuffixes: false, allowSpecialUseDomain: true });
+export function newCookieJar(): SignInJar {
+  return {};
 }
 
 /**
@@ -28,11 +33,13 @@ export function newCookieJar(): CookieJar {
  * await storeSetCookies(jar, 'http://a.test/login', ['sid=abc; Path=/; HttpOnly']);
  * // [{ name: 'sid', value: 'abc', domain: 'a.test', path: '/', httpOnly: true, ... }]
  */
-export async function storeSetCookies(jar: CookieJar, url: string, setCookies: string[]): Promise<ObservedCookie[]> {
+export async function storeSetCookies(jar: SignInJar, url: string, setCookies: string[]): Promise<ObservedCookie[]> {
   const observed: ObservedCookie[] = [];
-  if (setCookies.length) filled.add(jar);
+  if (setCookies.length === 0) return observed;
+  // allowSpecialUseDomain: sign-ins to `localhost` and `*.test` hosts keep their cookies.
+  const cookies = (jar.cookies ??= new CookieJar(undefined, { looseMode: true, rejectPublicSuffixes: false, allowSpecialUseDomain: true }));
   for (const header of setCookies) {
-    const stored = await jar.setCookie(header, url, { ignoreError: true });
+    const stored = await cookies.setCookie(header, url, { ignoreError: true });
     const cookie = stored ?? Cookie.parse(header, { loose: true });
     if (cookie) observed.push(toObservedCookie(cookie, new URL(url)));
   }
@@ -46,19 +53,18 @@ export async function storeSetCookies(jar: CookieJar, url: string, setCookies: s
  * @example
  * if (hasCookies(jar)) header = await jarCookieHeader(jar, url);
  */
-export function hasCookies(jar: CookieJar): boolean {
-  return filled.has(jar);
+export function hasCookies(jar: SignInJar): boolean {
+  return jar.cookies !== undefined;
 }
 
 /**
- * The `Cookie` header value the jar holds for `url` (empty string when none). Only cookies stored
- * through {@link storeSetCookies} are known (a jar never filled that way is not searched).
+ * The `Cookie` header value the jar holds for `url` (empty string when none).
  *
  * @example
  * await jarCookieHeader(jar, 'http://a.test/done'); // 'sid=abc'
  */
-export async function jarCookieHeader(jar: CookieJar, url: string): Promise<string> {
-  return filled.has(jar) ? jar.getCookieString(url) : '';
+export async function jarCookieHeader(jar: SignInJar, url: string): Promise<string> {
+  return jar.cookies ? jar.cookies.getCookieString(url) : '';
 }
 
 /**
@@ -68,9 +74,9 @@ export async function jarCookieHeader(jar: CookieJar, url: string): Promise<stri
  * @example
  * session.cookies.push(...(await jarContents(jar)));
  */
-export async function jarContents(jar: CookieJar, now = Date.now()): Promise<ObservedCookie[]> {
-  if (!filled.has(jar)) return [];
-  const cookies = await jar.store.getAllCookies();
+export async function jarContents(jar: SignInJar, now = Date.now()): Promise<ObservedCookie[]> {
+  if (!jar.cookies) return [];
+  const cookies = await jar.cookies.store.getAllCookies();
   return cookies
     .filter((cookie) => {
       const expiry = cookie.expiryTime();

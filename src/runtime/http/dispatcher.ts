@@ -18,6 +18,9 @@ let nextCertificateSetId = 1;
 
 const pools = new Map<string, Dispatcher>();
 
+/** The latest kind asked for and its dispatcher: sign-ins in a row nearly always ask for the same. */
+let latest: { options: ConnectionOptions; dispatcher: Dispatcher } | undefined;
+
 /**
  * The undici dispatcher for a kind of connection: an `Agent` that verifies certificates (or not,
  * for `insecure`), or a `ProxyAgent` that tunnels through `proxy`. One per kind for the process,
@@ -28,6 +31,7 @@ const pools = new Map<string, Dispatcher>();
  * const dispatcher = dispatcherFor({ insecure: false, proxy: 'http://127.0.0.1:3128', connectTimeoutMs: 30_000 });
  */
 export function dispatcherFor(options: ConnectionOptions): Dispatcher {
+  if (latest && sameKind(latest.options, options)) return latest.dispatcher;
   const certs = options.clientCertificates?.length ? options.clientCertificates : undefined;
   let certId = 0;
   if (certs) {
@@ -44,7 +48,12 @@ export function dispatcherFor(options: ConnectionOptions): Dispatcher {
       : new Agent({ connect: certs ? certificateConnector(certs, tls) : tls, ...limits });
     pools.set(key, dispatcher);
   }
+  latest = { options: { ...options }, dispatcher };
   return dispatcher;
+}
+
+function sameKind(a: ConnectionOptions, b: ConnectionOptions): boolean {
+  return a.insecure === b.insecure && a.connectTimeoutMs === b.connectTimeoutMs && a.proxy === b.proxy && a.clientCertificates === b.clientCertificates;
 }
 
 /**
@@ -56,6 +65,7 @@ export function dispatcherFor(options: ConnectionOptions): Dispatcher {
 export async function closeDispatchers(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
+  latest = undefined;
   await Promise.all(all.map((dispatcher) => dispatcher.close()));
 }
 

@@ -74,6 +74,20 @@ export function retryPolicyFromEnv(env: Record<string, string | undefined>): Ret
   return { ...DEFAULT_RETRY_POLICY, retries: Math.min(Number(raw), MAX_RETRIES) };
 }
 
+let processPolicy: RetryPolicy | undefined;
+
+/**
+ * The policy of this process: {@link retryPolicyFromEnv} of `process.env`, read on first use and
+ * kept (reading the environment costs more than a sign-in's own bookkeeping, and it does not change
+ * under a run). A sign-in that must differ passes its own policy (`authenticate`'s `retry`).
+ *
+ * @example
+ * sendRequest(request, { ...options, retry: processRetryPolicy() });
+ */
+export function processRetryPolicy(): RetryPolicy {
+  return (processPolicy ??= retryPolicyFromEnv(process.env));
+}
+
 /**
  * Milliseconds a `Retry-After` value asks to wait: delay-seconds, or an HTTP-date (0 when past);
  * `undefined` when absent or unreadable.
@@ -150,16 +164,20 @@ export async function withRetries(
   attempt: (progress: AttemptProgress) => Promise<Observation>,
   options: { policy: RetryPolicy; deadline: number; signal?: AbortSignal; random?: () => number },
 ): Promise<Observation> {
-  const summary: RetrySummary = { failures: [] };
+  let summary: RetrySummary | undefined;
   for (;;) {
     const progress: AttemptProgress = { responses: 0 };
     let outcome: AttemptOutcome;
     try {
-      outcome = { kind: 'response', observation: await attempt(progress) };
+      const observation = await attempt(progress);
+      // Nearly every request: a first answer that is not transient, returned without the bookkeeping.
+      if (summary === undefined && !RETRY_STATUSES.has(observation.responses.at(-1)?.status ?? 0)) return observation;
+      outcome = { kind: 'response', observation };
     } catch (error) {
       if (!(error instanceof MultiAuthError) || options.signal?.aborted) throw error;
       outcome = { kind: 'error', error, progress };
     }
+    summary ??= { failures: [] };
     const waitedMs = summary.failures.reduce((sum, f) => sum + f.waitedMs, 0);
     const state = { retriesDone: summary.failures.length, waitedMs, now: Date.now(), deadline: options.deadline };
     const decision = decideRetry(outcome, state, options.policy, options.random);

@@ -1,13 +1,13 @@
-import { request } from 'undici';
 import type { Readable } from 'node:stream';
 import { MultiAuthError } from '../../core/errors.js';
-import { emptyObservation, type HeaderPair, type Observation } from '../observation.js';
+import { emptyObservation, type HeaderPair, type Observation, type ObservedResponse } from '../observation.js';
 import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
 import { dispatcherFor } from './dispatcher.js';
 import { networkError } from './network-error.js';
 import { readBodyText } from './read-body.js';
 import { redirectedRequest } from './redirect.js';
-import { retryPolicyFromEnv, withRetries, type AttemptProgress } from './retry.js';
+import { requestTarget } from './request-target.js';
+import { processRetryPolicy, withRetries, type AttemptProgress } from './retry.js';
 import type { ResolvedRequest, SendOptions } from './types.js';
 
 /**
@@ -19,7 +19,8 @@ import type { ResolvedRequest, SendOptions } from './types.js';
  * are {@link MultiAuthError}s: `AUTH_TIMEOUT` past `timeoutMs` (the whole chain, retries included),
  * `AUTH_REDIRECT` past `followRedirects` hops, `AUTH_NETWORK` for connection and TLS errors.
  * Transient failures (429, 502, 503; a connection refused or reset before any answer) are tried
- * again under `opts.retry`, by default the policy `MULTIAUTH_RETRIES` sets ({@link withRetries}).
+ * again under `opts.retry`, by default the process's policy, which `MULTIAUTH_RETRIES` sets
+ * ({@link withRetries}).
  *
  * @example
  * const observation = await sendRequest(
@@ -32,7 +33,7 @@ export async function sendRequest(req: ResolvedRequest, opts: SendOptions): Prom
   checkScheme(req);
   const deadline = Date.now() + opts.timeoutMs;
   return withRetries((progress) => sendOnce(req, opts, deadline, progress), {
-    policy: opts.retry ?? retryPolicyFromEnv(process.env),
+    policy: opts.retry ?? processRetryPolicy(),
     deadline,
     ...(opts.signal && { signal: opts.signal }),
   });
@@ -43,22 +44,22 @@ async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: numbe
   const observation = emptyObservation();
   // undici's own per-phase timers, given what is left of the exchange's deadline: cheaper than an
   // AbortController and a timer per request, and they stop a hop that stalls mid-body too.
-  const state = { timedOut: false, timeoutMs: opts.timeoutMs, proxy: opts.proxy };
+  let timedOut = false;
   let current = req;
   try {
     for (let hops = 0; ; hops++) {
       const left = deadline - Date.now();
       if (left <= 0) {
-        state.timedOut = true;
+        timedOut = true;
         throw new Error('deadline passed between redirects');
       }
-      const { status, location } = await exchange(current, opts, left, observation, progress);
-      const next = redirectedRequest(current, status, location);
+      const response = await exchange(current, opts, left, observation, progress);
+      const next = redirectedRequest(current, response.status, headerValue(response.headers, 'location'));
       if (!next || opts.followRedirects === 0) return observation;
       if (hops >= opts.followRedirects) {
         throw new MultiAuthError('AUTH_REDIRECT', `more than ${opts.followRedirects} redirect${opts.followRedirects === 1 ? '' : 's'}`, {
-          context: { method: req.method, url: redactedUrl(req.url), status },
-          details: [`last redirect: ${status} to ${redactedUrl(next.url)}`],
+          context: { method: req.method, url: redactedUrl(req.url), status: response.status },
+          details: [`last redirect: ${response.status} to ${redactedUrl(next.url)}`],
           hint: 'Raise the operation\'s `follow_redirects`, or set it to 0 to stop at the first redirect and extract from its Location header.',
         });
       }
@@ -66,28 +67,32 @@ async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: numbe
     }
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? error;
-    throw networkError(error, { method: current.method, url: redactedUrl(current.url) }, state);
+    throw networkError(error, { method: current.method, url: redactedUrl(current.url) }, { timedOut, timeoutMs: opts.timeoutMs, proxy: opts.proxy });
   }
 }
 
-/** One hop: send, record request, response, cookies and URL. */
+/** One hop: send, record request, response, cookies and URL; returns the response as recorded. */
 async function exchange(
   req: ResolvedRequest,
   opts: SendOptions,
   timeoutMs: number,
   observation: Observation,
   progress: AttemptProgress,
-): Promise<{ status: number; location: string | undefined }> {
+): Promise<ObservedResponse> {
   progress.answering = false;
   const headers = hasCookies(opts.jar) ? await withJarCookies(req, opts.jar) : req.headers;
   observation.urls.push(req.url);
-  observation.requests.push({ method: req.method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) });
+  observation.requests.push(req.body === undefined ? { method: req.method, url: req.url, headers } : { method: req.method, url: req.url, headers, body: req.body });
 
-  const response = await request(req.url, {
+  const { origin, path } = requestTarget(req.url);
+  const dispatcher = dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs, clientCertificates: opts.clientCertificates });
+  // The dispatcher's own `request`: undici's top-level one would parse the URL again.
+  const response = await dispatcher.request({
+    origin,
+    path,
     method: req.method as 'GET',
     headers: flatPairs(headers),
     body: req.body ?? null,
-    dispatcher: dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs, clientCertificates: opts.clientCertificates }),
     signal: opts.signal ?? null,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
@@ -97,14 +102,17 @@ async function exchange(
   progress.lastStatus = response.statusCode;
   progress.answering = true;
   const responseHeaders = pairs(response.headers as unknown as string[]);
-  const setCookies = values(responseHeaders, 'set-cookie');
-  if (setCookies.length) observation.cookies.push(...(await storeSetCookies(opts.jar, req.url, setCookies)));
+  if (headerValue(responseHeaders, 'set-cookie') !== undefined) {
+    const setCookies = responseHeaders.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+    observation.cookies.push(...(await storeSetCookies(opts.jar, req.url, setCookies)));
+  }
   const body =
     req.method === 'HEAD'
       ? await response.body.dump().then(() => '')
-      : await readBodyText(response.body as unknown as Readable, values(responseHeaders, 'content-encoding').at(-1));
-  observation.responses.push({ url: req.url, status: response.statusCode, headers: responseHeaders, body });
-  return { status: response.statusCode, location: values(responseHeaders, 'location')[0] };
+      : await readBodyText(response.body as unknown as Readable, headerValue(responseHeaders, 'content-encoding', true));
+  const observed: ObservedResponse = { url: req.url, status: response.statusCode, headers: responseHeaders, body };
+  observation.responses.push(observed);
+  return observed;
 }
 
 /** The request's headers with the jar's cookies for its URL added to (or after) its own `Cookie`. */
@@ -148,11 +156,17 @@ function pairs(raw: string[]): HeaderPair[] {
   return out;
 }
 
-function values(headers: HeaderPair[], name: string): string[] {
-  const out: string[] = [];
-  // The length test first spares lower-casing most names (three lookups per response).
-  for (const [key, value] of headers) if (key.length === name.length && key.toLowerCase() === name) out.push(value);
-  return out;
+/** The first value of a header (`last`: the last one), without an array of them all. */
+function headerValue(headers: HeaderPair[], name: string, last = false): string | undefined {
+  let found: string | undefined;
+  // The length test first spares lower-casing most names.
+  for (const [key, value] of headers) {
+    if (key.length === name.length && key.toLowerCase() === name) {
+      if (!last) return value;
+      found = value;
+    }
+  }
+  return found;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CookieJar } from 'tough-cookie';
+import type { SignInJar } from './cookie-jar.js';
 import type { HeaderPair } from '../observation.js';
 import type { RetryPolicy } from './retry.js';
 import type { ClientCertificate } from './client-certificates.js';
@@ -27,10 +27,10 @@ export interface SendOptions {
   /** HTTP(S) proxy URL for every hop. */
   proxy?: string;
   /** Cookies of this sign-in: sent on every hop, filled from every `Set-Cookie`. */
-  jar: CookieJar;
+  jar: SignInJar;
   /** Cancels the exchange (the error is the signal's reason). */
   signal?: AbortSignal;
-  /** How transient failures are retried; default: the policy `MULTIAUTH_RETRIES` sets (two retries). */
+  /** How transient failures are retried; default: the process's policy, which `MULTIAUTH_RETRIES` sets (two retries). */
   retry?: RetryPolicy;
   /** mTLS certificates, each presented to its own origin only. */
   clientCertificates?: readonly ClientCertificate[];

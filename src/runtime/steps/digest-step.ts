@@ -33,7 +33,7 @@ export async function runDigestOperation(op: PlanDigestOperation, ctx: StepConte
     second: second.request,
     username,
     password,
-    send: (request) => sendRequest(request, { ...first, jar: ctx.jar, clientCertificates: ctx.clientCertificates }),
+    send: (request) => sendRequest(request, { ...first, jar: ctx.jar, clientCertificates: ctx.clientCertificates, retry: ctx.retry }),
     where: { user: ctx.where.user, procedure: ctx.where.procedure, step: ctx.where.step },
   });
   assertSuccessStatus(observation, ctx.redactor, { method: second.request.method, url: second.request.url });

@@ -33,13 +33,22 @@ export interface SendTemplateOptions {
  * await sendTemplate(parseCurl(command), ctx, { origin, check: (w) => checkCurlUrl(w.request.url) });
  */
 export async function sendTemplate(template: RequestTemplate, ctx: StepContext, options: SendTemplateOptions): Promise<StepResult> {
-  const wire = buildWireRequest(template, ctx.scope, ctx.credentials, { ...ctx.where, path: options.origin }, ctx.plan.proxy);
+  const where = options.origin === ctx.where.path ? ctx.where : { ...ctx.where, path: options.origin };
+  const wire = buildWireRequest(template, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
   options.check?.(wire);
   // An Authorization built here (Basic from credentials or curl -u) is as secret as its parts.
   for (const [name, value] of wire.request.headers) {
     if (name.toLowerCase() === 'authorization') ctx.redactor.add(value, value.replace(/^\S+\s+/, ''));
   }
-  const observation = await sendRequest(wire.request, { ...wire, jar: ctx.jar, clientCertificates: ctx.clientCertificates });
+  const observation = await sendRequest(wire.request, {
+    timeoutMs: wire.timeoutMs,
+    followRedirects: wire.followRedirects,
+    insecure: wire.insecure,
+    proxy: wire.proxy,
+    jar: ctx.jar,
+    clientCertificates: ctx.clientCertificates,
+    retry: ctx.retry,
+  });
   const context = { method: wire.request.method, url: wire.request.url };
   const { dialect } = options;
   if (dialect) checkDialectResponse(dialect, observation, context);

@@ -1,4 +1,5 @@
-import type { CookieJar } from 'tough-cookie';
+import type { SignInJar } from '../http/cookie-jar.js';
+import type { RetryPolicy } from '../http/retry.js';
 import type { ClientCertificate } from '../http/client-certificates.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../compile/plan.js';
@@ -19,11 +20,13 @@ export interface StepContext {
   /** Every secret of the run; a step adds what it creates (derived credentials...). */
   redactor: Redactor;
   /** Cookies of this sign-in, shared by its operations. */
-  jar: CookieJar;
+  jar: SignInJar;
   /** The browser runner handle (browser steps), as given to `authenticate`. */
   browser?: unknown;
   /** mTLS certificates of a user with `repeater_mtls`, presented by every request of the sign-in. */
   clientCertificates?: readonly ClientCertificate[];
+  /** How the sign-in's requests retry transient failures; default the process's policy. */
+  retry?: RetryPolicy;
 }
 
 /** What an operation produced: what it observed (for extractions) and state for the session. */

@@ -2,7 +2,7 @@ import type { PlanCredentials, RequestTemplate } from '../../compile/plan.js';
 import type { HeaderPair } from '../observation.js';
 import { encodeCookieHeader, appendQuery, basicAuthorization, mergeCredentials } from '../merge.js';
 import { isPlainObject } from '../json-path.js';
-import { expandTemplate, type TemplateScope, type TemplateWhere } from '../template.js';
+import { expandTemplate, holdsTemplate, type TemplateScope, type TemplateWhere } from '../template.js';
 import { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS, type ResolvedRequest } from '../http/types.js';
 
 /** A request ready to send and how to send it (the template's transport settings, defaults applied). */
@@ -35,8 +35,9 @@ export function buildWireRequest(
   where: TemplateWhere,
   defaultProxy?: string,
 ): WireRequest {
-  const expanded = mergeCredentials(expandTemplate(template, scope, where), credentials);
-  const headers: HeaderPair[] = expanded.headers.flatMap(({ name, values }) => values.map((value): HeaderPair => [name, value]));
+  const expanded = mergeCredentials(holdsTemplate(template) ? expandTemplate(template, scope, where) : template, credentials);
+  const headers: HeaderPair[] = [];
+  for (const { name, values } of expanded.headers) for (const value of values) headers.push([name, value]);
   // curl's `-u '{{user}}:{{password}}'` can only be encoded once the variables are known.
   if (expanded.basicAuth && !headers.some(([name]) => name.toLowerCase() === 'authorization')) {
     headers.push(['Authorization', basicAuthorization(expanded.basicAuth.username, expanded.basicAuth.password)]);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { jarCookieHeader, newCookieJar, storeSetCookies } from '../../../src/runtime/http/cookie-jar.js';
+import { hasCookies, jarContents, jarCookieHeader, newCookieJar, storeSetCookies } from '../../../src/runtime/http/cookie-jar.js';
 
 test('Set-Cookie attributes become observed cookies; a cookie without Domain belongs to its host', async () => {
   const jar = newCookieJar();
@@ -21,4 +21,16 @@ test('a cookie the jar refuses is observed but not sent back', async () => {
   expect(observed.map((c) => [c.name, c.value])).toEqual([['x', '1']]);
   expect(await jarCookieHeader(jar, 'http://app.test/')).toBe('');
   expect(await jarCookieHeader(jar, 'http://other.test/')).toBe('');
+});
+
+test('a sign-in jar holds nothing until a response sets a cookie', async () => {
+  const jar = newCookieJar();
+  expect(hasCookies(jar)).toBe(false);
+  expect(await jarContents(jar)).toEqual([]);
+  expect(await jarCookieHeader(jar, 'http://app.test/')).toBe('');
+  await storeSetCookies(jar, 'http://app.test/', []);
+  expect(hasCookies(jar)).toBe(false);
+  await storeSetCookies(jar, 'http://app.test/', ['sid=1']);
+  expect(hasCookies(jar)).toBe(true);
+  expect((await jarContents(jar)).map((c) => `${c.name}=${c.value}`)).toEqual(['sid=1']);
 });
