@@ -15,7 +15,8 @@ import { cloneJson, isPlainObject } from './json-path.js';
  * - HTTP Basic: when `credentials.basic` and both `username` and `password` are set, and the merged
  *   headers have no `Authorization`, one is added ({@link basicAuthorization}).
  *
- * The inputs are not modified.
+ * The inputs are not modified; header, cookie and query lists that nothing changes are shared
+ * with the result.
  *
  * @example
  * mergeCredentials(

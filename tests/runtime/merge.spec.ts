@@ -109,3 +109,21 @@ test('query parameters are appended, encoded once, before the fragment', () => {
   expect(appendQuery('https://api.test/x?a=1&', [{ name: 'b', values: ['2'] }])).toBe('https://api.test/x?a=1&b=2');
   expect(appendQuery('https://api.test/x', [])).toBe('https://api.test/x');
 });
+
+test('mergeCredentials shares the lists it does not change and copies those it does; the inputs stay as they were', () => {
+  const request: RequestTemplate = {
+    url: 'https://api.test/login',
+    method: 'POST',
+    headers: [{ name: 'Accept', values: ['application/json'] }],
+    cookies: [{ name: 'lang', values: ['en'] }],
+    query: [],
+  };
+  const before = structuredClone(request);
+  const plain = mergeCredentials(request, { headers: [], cookies: [], query: [], basic: false });
+  expect(plain.headers).toBe(request.headers);
+  expect(plain.cookies).toBe(request.cookies);
+  const basic = mergeCredentials(request, { headers: [], cookies: [{ name: 'lang', values: ['de'] }], query: [], basic: true, username: 'alice', password: 'pw' });
+  expect(basic.headers.map((h) => h.name)).toEqual(['Accept', 'Authorization']);
+  expect(basic.cookies).toEqual([{ name: 'lang', values: ['de'] }]);
+  expect(request).toEqual(before);
+});
