@@ -7,7 +7,7 @@ import { median, type BenchResult } from './stats.js';
 
 const TESTS = 200;
 const USERS = ['alice', 'bob', 'carol', 'dave'];
-const ROUNDS = 3;
+const ROUNDS = 5;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 
