@@ -37,6 +37,8 @@ export function asUserFacingError(error: unknown, redactor?: Redactor): unknown 
 export class WorkerAuth {
   readonly redactor = new Redactor();
   private loaded?: { config: LoadedConfig; plan: Plan; store: SessionStore };
+  /** Sessions whose secrets the redactor knows: every test asks for its user's, mostly the same one. */
+  private readonly registered = new WeakSet<ResolvedSession['session']>();
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
@@ -69,7 +71,11 @@ export class WorkerAuth {
     const { store } = this.load();
     try {
       const resolved = await store.get(user);
-      this.redactor.addLazily(() => sessionSecrets(resolved.session));
+      const { session } = resolved;
+      if (!this.registered.has(session)) {
+        this.registered.add(session);
+        this.redactor.addLazily(() => sessionSecrets(session));
+      }
       return resolved;
     } catch (error) {
       throw asUserFacingError(error, this.redactor);
