@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { parse as curlconverterParse } from 'curlconverter/dist/src/parse.js';
-import { parseCurl } from '../src/runtime/curl/index.js';
-import { goldenCases } from '../tests/runtime/curl/golden.js';
+import { parseCurl } from '../src/compile/curl/index.js';
+import { goldenCases } from '../tests/compile/curl/golden.js';
 
 /** One benchmark figure: operations per second of ours and of the peer, and their ratio. */
 export interface CurlParseFigure {

@@ -121,7 +121,7 @@ ${users.join('\n')}
 
 /** The package's code under test: what is measured. */
 interface Implementation {
-  authenticate: typeof import('../src/runtime/authenticate.js').authenticate;
+  authenticate: typeof import('../src/runtime/engine/authenticate.js').authenticate;
   closeDispatchers: typeof import('../src/runtime/http/dispatcher.js').closeDispatchers;
   Redactor: typeof import('../src/core/redactor.js').Redactor;
   compile: typeof import('../src/compile/index.js').compile;

@@ -8,8 +8,8 @@ import { compile } from '../src/compile/index.js';
 import type { Plan } from '../src/compile/plan.js';
 import { loadConfig } from '../src/config/index.js';
 import { Redactor } from '../src/core/redactor.js';
-import { authenticate } from '../src/runtime/authenticate.js';
-import { launchBrowserForCli } from '../src/runtime/browser/launch.js';
+import { authenticate } from '../src/runtime/engine/authenticate.js';
+import { launchBrowserForCli } from '../src/runtime/protocols/browser/launch.js';
 import { median, round, type BenchResult } from './stats.js';
 
 /** Unmeasured sign-ins of each side first: browser caches, JIT, the demo's first requests. */

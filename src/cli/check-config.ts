@@ -3,7 +3,7 @@ import { ConfigInvalidError, MultiAuthError, renderIssue, type ConfigIssue } fro
 import { Redactor } from '../core/redactor.js';
 import { findConfigFile, loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
 import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
-import { preflight } from '../runtime/preflight.js';
+import { preflight } from '../runtime/engine/preflight.js';
 import type { CliIo } from './io.js';
 
 /** A config that loaded and compiled, with every issue found, each located. */

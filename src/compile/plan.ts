@@ -196,7 +196,7 @@ export interface PlanBrowserOperation extends OperationBase {
 }
 
 /**
- * Run a curl command in the sandboxed simulator. The command is parsed by `runtime/curl` (which
+ * Run a curl command in the sandboxed simulator. The command is parsed by `compile/curl` (which
  * `multiauth validate` also calls, before anything is sent); its strings are templated after parsing.
  */
 export interface PlanCurlOperation extends OperationBase {

@@ -1,6 +1,6 @@
 /**
  * The `{{ name }}` template syntax, for compile-time checks and for compilers that write
- * templates. Runtime expansion lives in `runtime/template.ts` and uses the same pattern.
+ * templates. Runtime expansion lives in `runtime/template/template.ts` and uses the same pattern.
  */
 
 /** `{{ name }}` with optional spaces; names are identifier-like (letters, digits, `_`, `.`, `-`). */

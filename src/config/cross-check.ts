@@ -3,7 +3,7 @@ import type { ConfigIssue, SourceLocation } from '../core/errors.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import type { AuthConfig } from './schema/index.js';
 import { isObject } from './schema-at.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 /** Finds the source position of a config path (a {@link SourceMap} or a loaded config). */
 export interface Locator {

@@ -7,5 +7,5 @@ export type { LoadedConfig, LoadOptions } from './load.js';
 export { crossCheck, type Locator } from './cross-check.js';
 export { schemaIssues, type IssueSource } from './issues.js';
 export { SourceMap } from './source-map.js';
-export { suggest, didYouMean } from './suggest.js';
+export { suggest, didYouMean } from '../core/suggest.js';
 export * from './schema/index.js';

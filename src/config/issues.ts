@@ -3,7 +3,7 @@ import type { ConfigIssue } from '../core/errors.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import { isObject, objectKeys, schemaAt } from './schema-at.js';
 import type { SourceMap } from './source-map.js';
-import { didYouMean, suggest } from './suggest.js';
+import { didYouMean, suggest } from '../core/suggest.js';
 
 type Issue = core.$ZodIssue;
 type Path = Array<string | number>;

@@ -1,7 +1,7 @@
 import type { APIRequestContext, APIResponse } from 'playwright-core';
-import { answerChallenge } from '../runtime/digest/index.js';
-import type { DigestSessionState, Session } from '../runtime/session.js';
-import { applySessionBody, bodyKind } from '../runtime/apply-body.js';
+import { answerChallenge } from '../runtime/protocols/digest/index.js';
+import type { DigestSessionState, Session } from '../runtime/session/session.js';
+import { applySessionBody, bodyKind } from '../runtime/session/apply-body.js';
 import { hasBodyRules, headerRecord, withSessionBody, withSessionParams } from './request-injection.js';
 import { toStorageState } from './storage-state.js';
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Route, Request } from 'playwright-core';
-import type { Session } from '../runtime/session.js';
-import { applySession } from '../runtime/apply.js';
+import type { Session } from '../runtime/session/session.js';
+import { applySession } from '../runtime/session/apply.js';
 import { domainlessCookies, toStorageState } from './storage-state.js';
 import { needsRequestRewrite } from './request-injection.js';
 import type { LiveSession } from './authed-request.js';

@@ -11,7 +11,7 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
-import type { Session } from '../runtime/session.js';
+import type { Session } from '../runtime/session/session.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
 import { resolveScope } from './scope.js';

@@ -1,6 +1,6 @@
-import type { Session } from '../runtime/session.js';
-import { isPlainObject, setPath } from '../runtime/json-path.js';
-import { mergeBody } from '../runtime/merge.js';
+import type { Session } from '../runtime/session/session.js';
+import { isPlainObject, setPath } from '../core/json-path.js';
+import { mergeBody } from '../runtime/session/merge.js';
 
 /**
  * A session's headers as Playwright's `extraHTTPHeaders` record: several values of one name are

@@ -1,5 +1,5 @@
-import type { ObservedCookie } from '../runtime/observation.js';
-import type { Session } from '../runtime/session.js';
+import type { ObservedCookie } from '../runtime/http/observation.js';
+import type { Session } from '../runtime/session/session.js';
 
 /** A cookie in Playwright's `storageState` shape. */
 export interface StorageCookie {

@@ -4,9 +4,9 @@ import { Redactor } from '../core/redactor.js';
 import { loadConfig, findConfigFile, type LoadedConfig } from '../config/index.js';
 import { compile, checkPlan, planSecrets, resolvePlanPaths } from '../compile/index.js';
 import type { Plan } from '../compile/plan.js';
-import { preflight } from '../runtime/preflight.js';
-import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/authenticate.js';
-import { sessionSecrets } from '../runtime/apply.js';
+import { preflight } from '../runtime/engine/preflight.js';
+import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/engine/authenticate.js';
+import { sessionSecrets } from '../runtime/session/apply.js';
 import { SessionStore, type ResolvedSession } from '../sessions/index.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */

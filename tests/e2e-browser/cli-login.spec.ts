@@ -4,7 +4,7 @@ import { MASK } from '../../src/core/redactor.js';
 import { ROOT } from '../cli/run-cli.js';
 import { writeTempConfig } from '../support/demo.js';
 import { whoami } from '../e2e-runtime/whoami.js';
-import type { Session } from '../../src/runtime/session.js';
+import type { Session } from '../../src/runtime/session/session.js';
 import { expect, multiauth, test, webdriverExample } from './support.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';

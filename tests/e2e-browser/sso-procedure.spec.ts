@@ -1,4 +1,4 @@
-import { decodeJwtPayload } from '../../src/runtime/jwt.js';
+import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
 import { whoami } from '../e2e-runtime/whoami.js';
 import { expect, planFromText, signIn, test } from './support.js';
 

@@ -6,8 +6,8 @@ import { compile } from '../../src/compile/compile.js';
 import type { Plan } from '../../src/compile/plan.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
-import type { Session } from '../../src/runtime/session.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
+import type { Session } from '../../src/runtime/session/session.js';
 import { writeTempConfig } from '../support/demo.js';
 import { ROOT } from '../cli/run-cli.js';
 

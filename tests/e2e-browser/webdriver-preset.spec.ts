@@ -1,5 +1,5 @@
 import { toStorageState } from '../../src/playwright/storage-state.js';
-import { decodeJwtPayload } from '../../src/runtime/jwt.js';
+import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
 import { whoami } from '../e2e-runtime/whoami.js';
 import { expect, planFromText, signIn, test, webdriverExample } from './support.js';
 

@@ -1,5 +1,5 @@
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { planFromYaml } from '../support/demo.js';
 import { whoami } from '../e2e-runtime/whoami.js';
 import { test, expect } from './support.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { MASK, Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { planFromYaml } from '../support/demo.js';
 import { whoami } from '../e2e-runtime/whoami.js';
 import { test, expect } from './support.js';

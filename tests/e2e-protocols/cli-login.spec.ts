@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { MASK } from '../../src/core/redactor.js';
-import type { Session } from '../../src/runtime/session.js';
+import type { Session } from '../../src/runtime/session/session.js';
 import { startCognito, cognitoCall, type CognitoServer } from '../support/servers/cognito.js';
 import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { startApache, type ApacheServer } from '../support/servers/apache.js';
 import { digestConfig, expectDigestSessionWorks, expectSignInExchanges } from './support/digest.js';
 import { startRelay, type Relay } from './support/relay.js';

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
 import { digestConfig, expectDigestSessionWorks, expectSignInExchanges, type DigestExpectation } from './support/digest.js';
 import { startRelay, type Relay } from './support/relay.js';

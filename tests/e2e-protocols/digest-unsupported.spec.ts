@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { startHttpServer, type RunningServer } from '../support/servers.js';
 import { expectNoSecrets, planFromYaml, signInFailure } from './support/sign-in.js';
 

@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { request } from 'undici';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
-import type { Session } from '../../src/runtime/session.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
+import type { Session } from '../../src/runtime/session/session.js';
 import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
 import { callAs, expectNoSecrets, headerOf, planFromYaml, signInFailure, yamlString } from './support/sign-in.js';
 

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate, refreshSession } from '../../src/runtime/authenticate.js';
-import type { Session } from '../../src/runtime/session.js';
+import { authenticate, refreshSession } from '../../src/runtime/engine/authenticate.js';
+import type { Session } from '../../src/runtime/session/session.js';
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
 import { startRelay, type Relay } from './support/relay.js';
 import { callAs, expectNoSecrets, headerOf, planFromYaml, signInFailure, yamlString } from './support/sign-in.js';

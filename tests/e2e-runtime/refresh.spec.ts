@@ -1,7 +1,7 @@
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
-import { authenticate, refreshSession } from '../../src/runtime/authenticate.js';
+import { authenticate, refreshSession } from '../../src/runtime/engine/authenticate.js';
 import { test, expect, planFromYaml } from '../support/demo.js';
 import { whoami } from './whoami.js';
 

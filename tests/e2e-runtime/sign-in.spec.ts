@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../src/core/errors.js';
 import { MASK, Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { test, expect, planFromYaml } from '../support/demo.js';
 import { whoami } from './whoami.js';
 

@@ -1,7 +1,7 @@
-import { applySession } from '../../src/runtime/apply.js';
+import { applySession } from '../../src/runtime/session/apply.js';
 import { newCookieJar } from '../../src/runtime/http/cookie-jar.js';
 import { sendRequest } from '../../src/runtime/http/transport.js';
-import type { Session } from '../../src/runtime/session.js';
+import type { Session } from '../../src/runtime/session/session.js';
 
 /** What the demo's `/whoami` answered. */
 export interface WhoAmI {

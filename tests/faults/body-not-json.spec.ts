@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
 import type { PlanExtraction } from '../../src/compile/plan.js';
-import { extract } from '../../src/runtime/extract/index.js';
-import { emptyObservation, type HeaderPair, type Observation } from '../../src/runtime/observation.js';
+import { extract } from '../../src/runtime/engine/extract/index.js';
+import { emptyObservation, type HeaderPair, type Observation } from '../../src/runtime/http/observation.js';
 
 /** A body that is not JSON is taken whole only when it is plain text (docs/format.md, extractions). */
 function answered(body: string, headers: HeaderPair[] = []): Observation {

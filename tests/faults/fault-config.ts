@@ -3,8 +3,8 @@ import { expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
-import type { Session } from '../../src/runtime/session.js';
-import { authenticate, type AuthenticateOptions } from '../../src/runtime/authenticate.js';
+import type { Session } from '../../src/runtime/session/session.js';
+import { authenticate, type AuthenticateOptions } from '../../src/runtime/engine/authenticate.js';
 import { planFromYaml } from '../support/demo.js';
 import { PASSWORD } from './fault-server.js';
 

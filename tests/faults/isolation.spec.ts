@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/authenticate.js';
+import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
 import { closedPort, PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
 import { faultPlan } from './fault-config.js';

@@ -9,7 +9,7 @@ import {
   withRetries,
   type AttemptOutcome,
 } from '../../src/runtime/http/retry.js';
-import { emptyObservation, type HeaderPair, type Observation } from '../../src/runtime/observation.js';
+import { emptyObservation, type HeaderPair, type Observation } from '../../src/runtime/http/observation.js';
 
 /** The retry policy's decisions, one rule per test (pure: no sockets, no clock but the one given). */
 const NOW = Date.parse('2030-01-01T00:00:00Z');

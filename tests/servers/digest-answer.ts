@@ -1,6 +1,6 @@
 import { request } from 'undici';
-import { chooseChallenge, parseDigestChallenges, type DigestChallenge } from '../../src/runtime/digest/challenge.js';
-import { digestAuthorization, newCnonce } from '../../src/runtime/digest/response.js';
+import { chooseChallenge, parseDigestChallenges, type DigestChallenge } from '../../src/runtime/protocols/digest/challenge.js';
+import { digestAuthorization, newCnonce } from '../../src/runtime/protocols/digest/response.js';
 
 /** What one challenge-and-answer round against a real server gave. */
 export interface DigestRound {

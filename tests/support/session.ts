@@ -1,4 +1,4 @@
-import type { Session } from '../../src/runtime/session.js';
+import type { Session } from '../../src/runtime/session/session.js';
 
 /**
  * A session of alice with nothing in it, made at time 0 and never expiring; `extra` overrides.

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { AuthConfig, AuthConfigInput, Session } from 'playwright-multiauth';
 import type { AuthConfig as AuthConfigSchema } from '../../src/config/schema/root.js';
-import type { Session as RuntimeSession } from '../../src/runtime/session.js';
+import type { Session as RuntimeSession } from '../../src/runtime/session/session.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 

@@ -1,6 +1,6 @@
 import type { Redactor } from '../../core/redactor.js';
-import type { ObservedCookie } from '../../runtime/observation.js';
-import type { Session } from '../../runtime/session.js';
+import type { ObservedCookie } from '../../runtime/http/observation.js';
+import type { Session } from '../../runtime/session/session.js';
 
 /**
  * The session as `multiauth login --json` prints it (DESIGN.md section 6): `user`, `headers`

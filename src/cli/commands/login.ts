@@ -1,5 +1,5 @@
-import { authenticate, findPlanUser } from '../../runtime/authenticate.js';
-import { withSignInContext } from '../../runtime/error-context.js';
+import { authenticate, findPlanUser } from '../../runtime/engine/authenticate.js';
+import { withSignInContext } from '../../runtime/engine/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
 import { resolveConfigFile, usableConfig } from '../check-config.js';
@@ -44,7 +44,7 @@ export const loginCommand: Command = {
     let session;
     // playwright-core loads only when this user signs in through a browser.
     const browser = usesBrowser(plan, user)
-      ? await (await import('../../runtime/browser/launch.js')).launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
+      ? await (await import('../../runtime/protocols/browser/launch.js')).launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
       : undefined;
     try {
       session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });

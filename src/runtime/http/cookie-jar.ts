@@ -1,5 +1,5 @@
 import { Cookie, CookieJar } from 'tough-cookie';
-import type { ObservedCookie } from '../observation.js';
+import type { ObservedCookie } from './observation.js';
 
 /**
  * The cookies of one sign-in. The tough-cookie jar behind it is made when the first `Set-Cookie`

@@ -1,5 +1,5 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
-import { MAX_BODY_BYTES } from './types.js';
+import { MAX_BODY_BYTES } from './limits.js';
 import { certificateConnector, type ClientCertificate } from './client-certificates.js';
 
 /** What a connection needs besides the URL; requests that agree share a connection pool. */

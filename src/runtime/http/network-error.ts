@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../../core/errors.js';
-import { MAX_BODY_BYTES } from './types.js';
+import { MAX_BODY_BYTES } from './limits.js';
 
 /** Node and undici error codes that mean the certificate could not be trusted. */
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH/;

@@ -1,6 +1,6 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { pipeline, type Readable } from 'node:stream';
-import { MAX_BODY_BYTES } from './types.js';
+import { MAX_BODY_BYTES } from './limits.js';
 
 /** Thrown when a body is larger than the limit; the transport turns it into `AUTH_NETWORK`. */
 export class BodyTooLargeError extends Error {

@@ -1,4 +1,4 @@
-import type { HeaderPair } from '../observation.js';
+import type { HeaderPair } from './observation.js';
 import type { ResolvedRequest } from './types.js';
 
 /** Statuses that redirect, when the response carries a `Location`. */

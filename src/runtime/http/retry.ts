@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MultiAuthError } from '../../core/errors.js';
-import type { Observation, RetrySummary } from '../observation.js';
+import type { Observation, RetrySummary } from './observation.js';
 import { causeCode } from './network-error.js';
 
 /** How the transport retries a sign-in request that failed transiently (docs/errors.md "Retries"). */

@@ -1,6 +1,6 @@
 import { MultiAuthError, type AuthContext } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
-import type { Observation, ObservedResponse, RetrySummary } from '../observation.js';
+import type { Observation, ObservedResponse, RetrySummary } from './observation.js';
 import { describeRetries } from './retry.js';
 
 /** How much of a failing response's body an error shows. */

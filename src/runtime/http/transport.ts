@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { MultiAuthError } from '../../core/errors.js';
-import { emptyObservation, type HeaderPair, type Observation, type ObservedResponse } from '../observation.js';
+import { emptyObservation, type HeaderPair, type Observation, type ObservedResponse } from './observation.js';
 import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
 import { dispatcherFor } from './dispatcher.js';
 import { networkError } from './network-error.js';

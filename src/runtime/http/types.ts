@@ -1,5 +1,5 @@
 import type { SignInJar } from './cookie-jar.js';
-import type { HeaderPair } from '../observation.js';
+import type { HeaderPair } from './observation.js';
 import type { RetryPolicy } from './retry.js';
 import type { ClientCertificate } from './client-certificates.js';
 
@@ -35,12 +35,3 @@ export interface SendOptions {
   /** mTLS certificates, each presented to its own origin only. */
   clientCertificates?: readonly ClientCertificate[];
 }
-
-/** Redirects followed when an operation does not say (`follow_redirects` absent). */
-export const DEFAULT_FOLLOW_REDIRECTS = 20;
-
-/** Seconds a sign-in request may take when an operation does not say (`timeout` absent). */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-
-/** A response body larger than this many bytes fails the exchange (`AUTH_NETWORK`). */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import { expect } from '@playwright/test';
-import { applySession } from '../../../src/runtime/apply.js';
-import { answerChallenge, formatNonceCount, sendWithDigest } from '../../../src/runtime/digest/index.js';
-import { headerValues, withAuthorization } from '../../../src/runtime/digest/answer.js';
-import type { DigestSessionState, Session } from '../../../src/runtime/session.js';
+import { applySession } from '../../../src/runtime/session/apply.js';
+import { answerChallenge, formatNonceCount, sendWithDigest } from '../../../src/runtime/protocols/digest/index.js';
+import { headerValues, withAuthorization } from '../../../src/runtime/protocols/digest/answer.js';
+import type { DigestSessionState, Session } from '../../../src/runtime/session/session.js';
 import { plainSend } from '../../support/servers/plain-send.js';
 import type { Relay } from './relay.js';
 import { yamlString } from './sign-in.js';

@@ -2,9 +2,9 @@ import { expect } from '@playwright/test';
 import { request } from 'undici';
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { MASK, type Redactor } from '../../../src/core/redactor.js';
-import { applySession, type OutgoingRequest } from '../../../src/runtime/apply.js';
-import type { HeaderPair } from '../../../src/runtime/observation.js';
-import type { Session } from '../../../src/runtime/session.js';
+import { applySession, type OutgoingRequest } from '../../../src/runtime/session/apply.js';
+import type { HeaderPair } from '../../../src/runtime/http/observation.js';
+import type { Session } from '../../../src/runtime/session/session.js';
 
 export { planFromYaml, writeTempConfig } from '../../support/demo.js';
 

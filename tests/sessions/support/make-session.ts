@@ -1,4 +1,4 @@
-import type { Session } from '../../../src/runtime/session.js';
+import type { Session } from '../../../src/runtime/session/session.js';
 
 /** A minimal valid session for store tests. */
 export function makeSession(user: string, token: string, expiresAt: number | null, createdAt = Date.now()): Session {

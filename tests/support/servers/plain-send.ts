@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import type { ResolvedRequest } from '../../../src/runtime/http/types.js';
-import type { HeaderPair, Observation } from '../../../src/runtime/observation.js';
+import type { HeaderPair, Observation } from '../../../src/runtime/http/observation.js';
 
 /**
  * A minimal transport for tests of protocol code: one undici request, no redirects, no cookie

@@ -1,0 +1,161 @@
+import { MultiAuthError } from '../../core/errors.js';
+import type { Redactor } from '../../core/redactor.js';
+import type { Plan, PlanCredentials, PlanUser } from '../../compile/plan.js';
+import { planSecrets } from '../../compile/index.js';
+import { didYouMean } from '../../core/suggest.js';
+import { newSession, sessionSecrets } from '../session/apply.js';
+import { mergeRefreshed } from './refresh-merge.js';
+import { runProcedure } from './run-procedure.js';
+import type { Session } from '../session/session.js';
+import type { RetryPolicy } from '../http/retry.js';
+
+/** Options of {@link authenticate} and {@link refreshSession}. */
+export interface AuthenticateOptions {
+  /** Learns every secret of the run (credentials, extracted values, the session) before anything is printed. */
+  redactor: Redactor;
+  /** The clock, Unix ms (tests); default `Date.now`. */
+  now?: () => number;
+  /** The session this sign-in replaces: its variables are visible to the procedure, as in a refresh. */
+  previous?: Session;
+  /** The browser runner handle for browser operations (a Playwright browser, or what opens contexts). */
+  browser?: unknown;
+  /** How requests retry transient failures; default the process's policy (`MULTIAUTH_RETRIES`). */
+  retry?: RetryPolicy;
+}
+
+/**
+ * Signs a user of the plan in and returns the session: the user's static credentials (basic,
+ * headers, cookies, query, body) and, when the user has a procedure, what running it produced
+ * (injections, cookies the sign-in set, expiry). Every secret met on the way is registered with
+ * `options.redactor`; errors are {@link MultiAuthError}s naming the user, procedure and step, with
+ * nothing secret in their text.
+ *
+ * @throws MultiAuthError `USER_UNKNOWN` (with a did-you-mean), and whatever a step throws:
+ *   `AUTH_HTTP_STATUS`, `AUTH_NETWORK`, `AUTH_TIMEOUT`, `AUTH_REDIRECT`, `TEMPLATE_UNKNOWN_VARIABLE`,
+ *   `EXTRACTION_NOT_FOUND`, `INJECTION_VARIABLE_UNSET`, ...
+ * @example
+ * const session = await authenticate(plan, 'alice', { redactor });
+ * applySession(session, { method: 'GET', url: 'https://api.test/me', headers: [] });
+ */
+export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
+  const user = findPlanUser(plan, userName);
+  registerPlanSecrets(options.redactor, plan);
+  const session = await signIn(plan, user, user.procedure, {
+    credentials: user.credentials,
+    variables: user.variables,
+    previous: options.previous?.variables,
+    options,
+  });
+  options.redactor.addLazily(() => sessionSecrets(session));
+  return session;
+}
+
+/**
+ * Renews a session (spec: UserRefresh): runs `refresh.procedure` (default the user's) with
+ * `refresh.credentials` and `refresh.variables` (default the user's), the session's variables
+ * visible to its templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that
+ * fails (or needs a variable the session never got) becomes a fresh sign-in. The result is laid
+ * over the old session when `refresh.keep` is true. A user without `refresh` signs in again.
+ *
+ * @example
+ * if (needsRefresh(session, Date.now())) session = await refreshSession(plan, session, { redactor });
+ */
+export async function refreshSession(plan: Plan, session: Session, options: AuthenticateOptions): Promise<Session> {
+  const user = findPlanUser(plan, session.user);
+  const refresh = user.refresh;
+  if (!refresh) return authenticate(plan, user.name, options);
+  const credentials = refresh.credentials ?? user.credentials;
+  const variables = refresh.variables ?? user.variables;
+  registerPlanSecrets(options.redactor, plan);
+  options.redactor.addLazily(() => sessionSecrets(session));
+
+  let refreshed: Session;
+  try {
+    refreshed = await signIn(plan, user, refresh.procedure ?? user.procedure, {
+      credentials,
+      variables,
+      previous: session.variables,
+      options,
+    });
+  } catch (error) {
+    if (!refresh.fallbackToSignIn || !(error instanceof MultiAuthError)) throw error;
+    refreshed = await authenticate(plan, user.name, { ...options, previous: undefined });
+  }
+  const merged = mergeRefreshed(session, refreshed, refresh.keep);
+  merged.origin = 'refreshed';
+  options.redactor.addLazily(() => sessionSecrets(merged));
+  return merged;
+}
+
+/**
+ * The user of that name, or `USER_UNKNOWN` listing the closest name and how many users there are.
+ *
+ * @example
+ * findPlanUser(plan, 'alice').procedure; // 'login'
+ */
+export function findPlanUser(plan: Plan, userName: string): PlanUser {
+  const user = usersByName(plan).get(userName);
+  if (user) return user;
+  const names = plan.users.map((candidate) => candidate.name);
+  throw new MultiAuthError('USER_UNKNOWN', `no user named "${userName}"${didYouMean(userName, names)}`, {
+    details: [`users: ${names.length ? names.join(', ') : '(none)'}`],
+    hint: 'Use a name from the config\'s users or preset users (`multiauth users` lists them).',
+  });
+}
+
+const userIndexes = new WeakMap<Plan, { users: PlanUser[]; length: number; byName: Map<string, PlanUser> }>();
+
+/** The plan's users by name (the first of a name wins, as with `find`), indexed once: plans have hundreds of users. */
+function usersByName(plan: Plan): Map<string, PlanUser> {
+  let index = userIndexes.get(plan);
+  if (!index || index.users !== plan.users || index.length !== plan.users.length) {
+    const byName = new Map<string, PlanUser>();
+    for (const user of plan.users) if (!byName.has(user.name)) byName.set(user.name, user);
+    userIndexes.set(plan, (index = { users: plan.users, length: plan.users.length, byName }));
+  }
+  return index.byName;
+}
+
+/** Not async itself (its callers await it): one promise less per sign-in. */
+function signIn(
+  plan: Plan,
+  user: PlanUser,
+  procedureName: string | undefined,
+  run: { credentials: PlanCredentials; variables: Record<string, string>; previous?: Record<string, string>; options: AuthenticateOptions },
+): Promise<Session> {
+  const now = (run.options.now ?? Date.now)();
+  if (procedureName === undefined) return Promise.resolve(newSession(user, run.credentials, now));
+  const procedure = plan.procedures[procedureName];
+  if (!procedure) {
+    throw new MultiAuthError('CONFIG_INVALID', `user "${user.name}" refers to procedure "${procedureName}", which does not exist${didYouMean(procedureName, Object.keys(plan.procedures))}`, {
+      path: user.origin,
+      context: { user: user.name },
+      hint: 'Name a procedure declared under `procedures` (run `multiauth validate`).',
+    });
+  }
+  return runProcedure(plan, user, procedure, {
+    credentials: run.credentials,
+    variables: run.variables,
+    previous: run.previous,
+    redactor: run.options.redactor,
+    now,
+    browser: run.options.browser,
+    retry: run.options.retry,
+  });
+}
+
+const registered = new WeakMap<Redactor, WeakSet<Plan>>();
+
+/** A plan's secrets, found once: a plan is not changed after it is compiled, and the search walks every user. */
+const secretsOfPlan = new WeakMap<Plan, string[]>();
+
+/** Registers the plan's secrets (passwords, credential values, secrets compiled into procedures) once per redactor. */
+function registerPlanSecrets(redactor: Redactor, plan: Plan): void {
+  let plans = registered.get(redactor);
+  if (!plans) registered.set(redactor, (plans = new WeakSet()));
+  if (plans.has(plan)) return;
+  let secrets = secretsOfPlan.get(plan);
+  if (!secrets) secretsOfPlan.set(plan, (secrets = planSecrets(plan)));
+  redactor.add(...secrets);
+  plans.add(plan);
+}

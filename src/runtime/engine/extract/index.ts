@@ -1,0 +1,89 @@
+import { MultiAuthError } from '../../../core/errors.js';
+import type { HttpLocation, PlanExtraction } from '../../../compile/plan.js';
+import type { Observation } from '../../http/observation.js';
+import type { TemplateWhere } from '../../template/template.js';
+import { bodyLookup, resolvedBodyValue } from './body.js';
+import { cookieLookup } from './cookie.js';
+import { headerLookup } from './header.js';
+import { queryLookup } from './query.js';
+import { compileExtractionRegex, matchExtractionRegex } from './regex.js';
+import type { Lookup } from './types.js';
+
+export { compileExtractionRegex, matchExtractionRegex } from './regex.js';
+
+/**
+ * Runs one extraction on what a step observed (DESIGN.md "Extractions"): the location reader
+ * ({@link headerLookup}, {@link cookieLookup}, {@link bodyLookup}, {@link queryLookup}) lists the
+ * candidate values best first; without `regex` the first candidate is the value, with one the first
+ * candidate it matches, narrowed to its group `value`, else its first group, else the whole match.
+ * An empty string is a value.
+ *
+ * @returns the value; `undefined` only when nothing was found and `extraction.optional` is true.
+ * @throws MultiAuthError `EXTRACTION_NOT_FOUND` naming the extraction (name, location, key, regex),
+ *   the user, procedure and step, and the names (never the values) of what the exchange did hold.
+ * @throws MultiAuthError `CONFIG_INVALID` when `regex` is not a valid regular expression.
+ * @example
+ * extract(observation, { name: 'token', location: 'header', key: 'X-Token', origin: [] }, { user: 'alice' }); // 'abc'
+ */
+export function extract(observation: Observation, extraction: PlanExtraction, where: TemplateWhere): string | undefined {
+  if (extraction.location === 'body' && extraction.regex === undefined && extraction.match === undefined) {
+    const value = resolvedBodyValue(observation, extraction.key);
+    if (value !== undefined) return value;
+  }
+  const lookup = lookupFor(observation, extraction);
+  const regex =
+    extraction.regex === undefined ? undefined : compileExtractionRegex(extraction.regex, [...extraction.origin, 'regex']);
+  for (const candidate of lookup.candidates) {
+    if (!regex) return candidate;
+    const value = matchExtractionRegex(regex, candidate);
+    if (value !== undefined) return value;
+  }
+  if (extraction.optional) return undefined;
+  throw notFound(extraction, lookup, where);
+}
+
+function lookupFor(observation: Observation, extraction: PlanExtraction): Lookup {
+  switch (extraction.location) {
+    case 'header':
+      return headerLookup(observation, extraction.key);
+    case 'cookie':
+      return cookieLookup(observation, extraction.key);
+    case 'body':
+      return bodyLookup(observation, extraction);
+    case 'query':
+      return queryLookup(observation, extraction.key);
+  }
+}
+
+const PLACE: Record<HttpLocation, string> = {
+  header: 'header',
+  cookie: 'cookie',
+  body: 'body value',
+  query: 'query parameter',
+};
+
+function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhere): MultiAuthError {
+  const what =
+    extraction.match === 'first-key-ending-token'
+      ? `a string whose key ends with "token" under body "${extraction.key}"`
+      : `${PLACE[extraction.location]} "${extraction.key}"`;
+  const candidates = [...lookup.candidates];
+  const reason =
+    extraction.regex !== undefined && candidates.length > 0
+      ? `${candidates.length === 1 ? 'the value' : `none of the ${candidates.length} values`} found for ${what} matched the regex /${extraction.regex}/`
+      : lookup.reason
+        ? `no ${what}: ${lookup.reason()}`
+        : `no ${what} in the exchange`;
+  return new MultiAuthError('EXTRACTION_NOT_FOUND', `extraction "${extraction.name}" found nothing: ${reason}`, {
+    path: extraction.origin,
+    context: { user: where.user, procedure: where.procedure, step: where.step },
+    details: [
+      `extraction: name ${extraction.name}, location ${extraction.location}, key ${extraction.key}` +
+        (extraction.regex !== undefined ? `, regex /${extraction.regex}/` : ''),
+      ...lookup.seen().map((line) => `seen: ${line}`),
+    ],
+    hint:
+      'Compare the extraction\'s location, key and regex with what the server sends (the names seen are listed above); ' +
+      'a body key may be a dot path such as data.login.token.',
+  });
+}

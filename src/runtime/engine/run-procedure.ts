@@ -1,0 +1,96 @@
+import type { Redactor } from '../../core/redactor.js';
+import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/plan.js';
+import { withSignInContext } from './error-context.js';
+import { computeExpiry } from './expiry.js';
+import { extract } from './extract/index.js';
+import { newSession } from '../session/apply.js';
+import { inject, resolveInjectionValue } from './inject.js';
+import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
+import type { Session } from '../session/session.js';
+import { runStep } from './steps/table.js';
+import { planCertificates } from '../http/client-certificates.js';
+import type { StepContext } from './steps/step.js';
+import type { RetryPolicy } from '../http/retry.js';
+import { initialScope } from '../template/variables.js';
+
+/** What one run of a procedure needs besides the plan, the user and the procedure. */
+export interface ProcedureRun {
+  credentials: PlanCredentials;
+  variables: Record<string, string>;
+  /** Variables of the session being refreshed; visible to templates. */
+  previous?: Record<string, string>;
+  redactor: Redactor;
+  /** Unix ms when the run starts: the session's `createdAt`. */
+  now: number;
+  browser?: unknown;
+  /** How requests retry transient failures; default the process's policy. */
+  retry?: RetryPolicy;
+}
+
+/**
+ * Runs a procedure for a user and returns the session it produces: the user's static credentials
+ * (see `newSession`), the cookies the sign-in was given, the procedure's injections and the expiry.
+ *
+ * Operations run in order; each one's extractions read what that operation observed and add to the
+ * scope of the next ones (a later extraction overwrites). Every extracted value is registered with
+ * the redactor the moment it is read. Errors carry the user, procedure and step, redacted.
+ *
+ * @example
+ * const session = await runProcedure(plan, user, plan.procedures['login']!, {
+ *   credentials: user.credentials, variables: user.variables, redactor, now: Date.now(),
+ * });
+ */
+export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<Session> {
+  const scope = initialScope(user, { credentials: run.credentials, variables: run.variables, previous: run.previous });
+  const jar = newCookieJar();
+  const session = newSession(user, run.credentials, run.now);
+  const extractedNames: string[] = [];
+  let firstExtracted: string | undefined;
+  const base = { user: user.name, procedure: procedure.name };
+
+  const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
+  for (let index = 0; index < procedure.operations.length; index++) {
+    const op = procedure.operations[index] as PlanOperation;
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
+    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry };
+    try {
+      const result = await runStep(op, ctx);
+      if (result.variables) {
+        for (const [name, value] of Object.entries(result.variables)) {
+          run.redactor.add(value);
+          scope[name] = value;
+        }
+      }
+      for (const extraction of op.extractions) {
+        const value = extract(result.observation, extraction, where);
+        if (value === undefined) continue;
+        run.redactor.add(value);
+        scope[extraction.name] = value;
+        extractedNames.push(extraction.name);
+        firstExtracted ??= value;
+      }
+      if (result.digest) session.digest = result.digest;
+      if (result.origins) session.origins.push(...result.origins);
+      if (result.cookies) session.cookies.push(...result.cookies);
+    } catch (error) {
+      throw withSignInContext(error, { ...base, step: index, stepKind: op.tech }, run.redactor);
+    }
+  }
+
+  if (hasCookies(jar)) session.cookies.push(...(await jarContents(jar)));
+  try {
+    for (const injection of procedure.injections) {
+      inject(session, injection, resolveInjectionValue(injection, scope, firstExtracted, base));
+    }
+  } catch (error) {
+    throw withSignInContext(error, base, run.redactor);
+  }
+  session.expiresAt = computeExpiry({
+    createdAt: run.now,
+    sessionSeconds: user.refresh?.sessionSeconds,
+    variables: scope,
+    extractedNames,
+  });
+  session.variables = scope;
+  return session;
+}

@@ -1,0 +1,176 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type { PlanBrowserOperation } from '../../../compile/plan.js';
+import type { BrowserCommand, BrowserTest } from '../../../config/schema/index.js';
+import { MultiAuthError } from '../../../core/errors.js';
+import type { ConfigPath } from '../../../core/path.js';
+import type { Observation, ObservedCookie } from '../../http/observation.js';
+import type { OriginStorage } from '../../session/session.js';
+import type { TemplateScope, TemplateWhere } from '../../template/template.js';
+import type { ArgSpec } from './args.js';
+import { BROWSER_COMMANDS, isDisabledCommand, type BrowserCommandSpec } from './commands.js';
+import { BrowserVariables, expandKeys, expandText } from './expand.js';
+import { StepFailure, stepError } from './failure.js';
+import { locatorCandidates } from './locators.js';
+import { ContextRecorder } from './observe.js';
+import { BrowserRun, type CommandInput } from './state.js';
+import { WindowTracker } from './windows.js';
+
+/** What a browser step produced: what extractions read, the variables it stored, the storage it left. */
+export interface BrowserStepResult {
+  observation: Observation;
+  /** Variables set by store*, executeScript, storeWindowHandle and opensWindow, as text. */
+  variables: Record<string, string>;
+  storage: { cookies: ObservedCookie[]; origins: OriginStorage[] };
+}
+
+/** Input of {@link runBrowserStep}. */
+export interface BrowserStepInput {
+  op: PlanBrowserOperation;
+  /** A context the caller made (headers, cookies: see prepareContext) and will close. */
+  context: BrowserContext;
+  /** Variables the procedure sees (secrets: never printed). */
+  scope: TemplateScope;
+  where: { user: string; procedure?: string; step?: number };
+  /** Masks every known secret in text about to be shown. */
+  redact: (text: string) => string;
+  /** Where failure screenshots go; default `test-results/multiauth/` (else the OS temp dir). */
+  screenshotDir?: string;
+  /** Receives `echo` lines (redacted). */
+  log?: (line: string) => void;
+}
+
+/** Seconds each command may take when the operation does not say (options.wait_for_seconds). */
+export const DEFAULT_WAIT_SECONDS = 10;
+
+/**
+ * Runs a Selenium IDE project (every test, every command, in order) in a page of `context`, and
+ * returns what the browser did. The first failing command stops the step.
+ *
+ * @throws MultiAuthError `BROWSER_STEP_FAILED` naming the test, the command (1-based index, name,
+ *   target), the cause and a screenshot; `TEMPLATE_UNKNOWN_VARIABLE` for an unknown `${name}` or
+ *   `{{name}}`; `BROWSER_UNKNOWN_COMMAND` for a command missing from {@link BROWSER_COMMANDS}.
+ * @example
+ * const context = await browser.newContext();
+ * const { observation, variables } = await runBrowserStep({ op, context, scope: { username: 'alice', password },
+ *   where: { user: 'alice', procedure: 'login', step: 0 }, redact: (t) => redactor.redact(t) });
+ * await context.close();
+ */
+export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserStepResult> {
+  const { op, context } = input;
+  const vars = new BrowserVariables(input.scope);
+  const projectUrl = op.project.url
+    ? expandText(op.project.url, vars, { ...input.where, path: [...op.origin, 'project', 'url'] })
+    : undefined;
+  const page = context.pages()[0] ?? (await context.newPage());
+  const recorder = new ContextRecorder(context);
+  const windows = new WindowTracker(context, page);
+  const run = new BrowserRun(context, page, vars, windows, recorder.observation, {
+    timeoutMs: (op.waitForSeconds ?? DEFAULT_WAIT_SECONDS) * 1000,
+    baseUrl: projectUrl,
+    log: input.log,
+    redact: input.redact,
+  });
+  try {
+    for (const [t, test] of op.project.tests.entries()) {
+      for (const [c, command] of test.commands.entries()) {
+        await runCommand(run, input, test, command, [...op.origin, 'project', 'tests', t, 'commands', c], c + 1);
+      }
+    }
+  } catch (error) {
+    recorder.stop();
+    throw error;
+  } finally {
+    windows.stop();
+  }
+  const { observation, storage } = await recorder.finish(run.page.isClosed() ? undefined : run.page.url());
+  return { observation, variables: vars.stored(), storage };
+}
+
+async function runCommand(
+  run: BrowserRun,
+  input: BrowserStepInput,
+  test: BrowserTest,
+  raw: BrowserCommand,
+  path: ConfigPath,
+  index: number,
+): Promise<void> {
+  if (isDisabledCommand(raw.command)) return;
+  const name = raw.command.trim();
+  const spec = Object.hasOwn(BROWSER_COMMANDS, name) ? BROWSER_COMMANDS[name] : undefined;
+  if (!spec) {
+    throw new MultiAuthError('BROWSER_UNKNOWN_COMMAND', `test "${test.name}", command ${index}: unknown command "${name}"`, {
+      path: [...path, 'command'],
+      context: { ...input.where, stepKind: `browser command ${index}` },
+      hint: 'Run `multiauth validate` to see the supported commands.',
+    });
+  }
+  const at = (field: string): TemplateWhere => ({ ...input.where, path: [...path, field] });
+  const cmd: CommandInput = {
+    test: test.name,
+    index,
+    command: name,
+    target: expandArg(run, spec.args.target, raw.target, at('target')),
+    value: expandArg(run, spec.args.value, raw.value ?? '', at('value')),
+    candidates: [],
+    raw,
+    path,
+    at,
+  };
+  if (spec.args.target?.kind === 'locator' || spec.args.target?.kind === 'frameLocator') {
+    cmd.candidates = locatorCandidates(raw).map((candidate, i) => ({
+      ...candidate,
+      locator: i === 0 ? cmd.target : expandText(candidate.locator, run.vars, at('targets')),
+    }));
+  }
+  const secrets = secretsOf(run, spec.args, cmd, at('value'));
+  run.startClock();
+  const before = raw.opensWindow ? new Set(run.context.pages()) : undefined;
+  try {
+    if (run.page.isClosed() && name !== 'selectWindow') {
+      throw new StepFailure('window', 'the selected window has been closed');
+    }
+    if (run.frame.isDetached()) run.frame = run.page.mainFrame();
+    await spec.run(run, cmd);
+    if (before) await awaitNewWindow(run, before, raw);
+  } catch (error) {
+    throw await stepError(
+      error,
+      { test: test.name, index, command: name, target: cmd.target, secrets },
+      { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
+    );
+  }
+}
+
+function expandArg(run: BrowserRun, spec: ArgSpec | undefined, text: string, where: TemplateWhere): string {
+  if (!spec || spec.kind === 'script' || spec.kind === 'keys') return text.trim();
+  return expandText(text, run.vars, where);
+}
+
+/**
+ * What a command types or compares (text values, key sequences): masked in every failure message.
+ * Targets, timeouts, locators and variable names are not secret (the redactor still masks any
+ * known secret in them).
+ */
+function secretsOf(run: BrowserRun, args: BrowserCommandSpec['args'], cmd: CommandInput, where: TemplateWhere): string[] {
+  const secrets: string[] = [];
+  if (args.value?.kind === 'text') secrets.push(cmd.value);
+  if (args.value?.kind === 'keys') {
+    for (const piece of expandKeys(cmd.value, run.vars, where)) if (piece.kind === 'text') secrets.push(piece.text);
+  }
+  return secrets;
+}
+
+/** Selenium IDE's `opensWindow`: the command must open a window; its handle goes in `windowHandleName`. */
+async function awaitNewWindow(run: BrowserRun, before: Set<Page>, raw: BrowserCommand): Promise<void> {
+  run.startClock(raw.windowTimeout ?? run.options.timeoutMs);
+  let opened: Page | undefined;
+  await run.until(
+    'the command did not open a window',
+    async () => {
+      opened = run.context.pages().find((page) => !before.has(page));
+      return { ok: opened !== undefined };
+    },
+    'window',
+  );
+  if (opened && raw.windowHandleName) run.vars.set(raw.windowHandleName, run.windows.handleOf(opened));
+}

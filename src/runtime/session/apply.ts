@@ -1,0 +1,191 @@
+import type { PlanCredentials, PlanUser } from '../../compile/plan.js';
+import type { HeaderPair } from '../http/observation.js';
+import type { Session } from './session.js';
+import { applySessionBody, bodyKind } from './apply-body.js';
+import { cookieMatchesUrl } from './cookie-match.js';
+import { cloneJson } from '../../core/json-path.js';
+import { appendQuery } from './merge.js';
+import { basicAuthorization } from '../../core/basic-auth.js';
+
+/** A request about to be sent for a signed-in user: what {@link applySession} reads and returns. */
+export interface OutgoingRequest {
+  method: string;
+  /** Absolute URL (cookies with a domain are matched against it). */
+  url: string;
+  headers: HeaderPair[];
+  /** The body as text; absent = no body. */
+  body?: string;
+}
+
+/**
+ * Applies a session to one outgoing request: the ONE place that decides what an authenticated
+ * request carries (the fixtures' `authedRequest`, browser routing and the CLI all call it). Returns
+ * a new request; `request` is not modified.
+ *
+ * - headers: each session header is added unless the request already has a header of that name
+ *   (ignoring case): the request wins, as with Playwright's `extraHTTPHeaders`. Several values of
+ *   one header are sent as repeated headers.
+ * - cookies: the session cookies that match the URL (domain, path, secure; cookies without a domain
+ *   always) are added to the `Cookie` header, values as stored (already in wire form); a cookie the
+ *   request already sends under the same name wins.
+ * - query: session parameters are appended after any query the URL has, URL-encoded once; a name
+ *   the URL already has wins.
+ * - body: only when the request has a non-empty body: `merge` by the spec's body rules, then `set`
+ *   paths written into JSON object and form bodies (kind from `Content-Type`, else sniffed). A
+ *   changed body drops any `Content-Length` header, for the sender to recompute.
+ *
+ * Digest answers (`session.digest`) need the server's challenge and are the transport's concern.
+ *
+ * @example
+ * applySession(session, { method: 'GET', url: 'https://api.test/me?x=1', headers: [] });
+ * // { method: 'GET', url: 'https://api.test/me?x=1&tenant=acme', headers: [['Authorization', 'Bearer abc']] }
+ */
+export function applySession(session: Session, request: OutgoingRequest): OutgoingRequest {
+  const headers: HeaderPair[] = request.headers.map(([n, v]) => [n, v]);
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
+  for (const [name, values] of Object.entries(session.headers)) {
+    if (has(name)) continue;
+    for (const value of values) headers.push([name, value]);
+  }
+
+  const cookieAt = headers.findIndex(([n]) => n.toLowerCase() === 'cookie');
+  const sent = new Set(
+    headers
+      .filter(([n]) => n.toLowerCase() === 'cookie')
+      .flatMap(([, v]) => v.split(';').map((pair) => pair.split('=', 1)[0]?.trim() ?? '')),
+  );
+  const added = session.cookies
+    .filter((c) => !sent.has(c.name) && cookieMatchesUrl(c, request.url))
+    .filter((c, i, all) => all.findIndex((o) => o.name === c.name) === i)
+    .map((c) => `${c.name}=${c.value}`);
+  if (added.length) {
+    const existing = cookieAt === -1 ? undefined : headers[cookieAt];
+    if (existing && existing[1].trim() !== '') existing[1] = `${existing[1]}; ${added.join('; ')}`;
+    else if (existing) existing[1] = added.join('; ');
+    else headers.push(['Cookie', added.join('; ')]);
+  }
+
+  const present = urlQueryNames(request.url);
+  const query = Object.entries(session.query)
+    .filter(([name]) => !present.has(name))
+    .map(([name, values]) => ({ name, values }));
+  const out: OutgoingRequest = { method: request.method, url: appendQuery(request.url, query), headers };
+
+  if (request.body !== undefined) {
+    out.body = request.body;
+    if (request.body !== '') {
+      out.body = applySessionBody(request.body, bodyKind(headers, request.body), session.body);
+      if (out.body !== request.body) out.headers = headers.filter(([n]) => n.toLowerCase() !== 'content-length');
+    }
+  }
+  return out;
+}
+
+function urlQueryNames(url: string): Set<string> {
+  const beforeHash = url.split('#', 1)[0] as string;
+  const at = beforeHash.indexOf('?');
+  return new Set(at === -1 ? [] : new URLSearchParams(beforeHash.slice(at + 1)).keys());
+}
+
+/**
+ * A session holding a user's static credentials only, before any procedure runs (and the whole
+ * session of `basic` and `headers` users): headers (same name ignoring case: values appended),
+ * cookies (values URL-encoded once into their wire form), query parameters, the credentials body as
+ * `body.merge`, and `Authorization: Basic` when `credentials.basic` and both `username` and
+ * `password` are set and no `Authorization` header is given. Injections are added by {@link inject}.
+ *
+ * @example
+ * newSession(user, user.credentials, Date.now()).headers; // { Authorization: ['Basic YWxpY2U6c2VjcmV0'] }
+ */
+export function newSession(user: PlanUser, credentials: PlanCredentials, now: number): Session {
+  const headers: Record<string, string[]> = {};
+  for (const { name, values } of credentials.headers) {
+    const existing = Object.keys(headers).find((n) => n.toLowerCase() === name.toLowerCase());
+    if (existing) headers[existing]?.push(...values);
+    else headers[name] = [...values];
+  }
+  const { username, password } = credentials;
+  const hasAuthorization = Object.keys(headers).some((n) => n.toLowerCase() === 'authorization');
+  if (credentials.basic && username !== undefined && password !== undefined && !hasAuthorization) {
+    headers.Authorization = [basicAuthorization(username, password)];
+  }
+  const query: Record<string, string[]> = {};
+  for (const { name, values } of credentials.query) (query[name] ??= []).push(...values);
+  return {
+    user: user.name,
+    headers,
+    cookies: credentials.cookies.flatMap(({ name, values }) => values.map((v) => ({ name, value: encodeURIComponent(v) }))),
+    query,
+    body: credentials.body === undefined ? { set: {} } : { merge: cloneJson(credentials.body), set: {} },
+    origins: [],
+    createdAt: now,
+    expiresAt: null,
+    variables: {},
+    origin: 'signed-in',
+  };
+}
+
+/**
+ * Every value of a session that must be masked before anything is printed (feed them to a
+ * `Redactor`): header values (and, after an auth scheme such as `Bearer` or `Basic`, the credential alone
+ * and a Basic password), cookie values (as stored and decoded), query values, body values (`set` and every
+ * string inside `merge`), variables, localStorage values and the digest password. Empty values and
+ * the user's own name (printed everywhere to say whose session it is) are left out; a value may
+ * be listed more than once.
+ *
+ * @example
+ * new Redactor().add(...sessionSecrets(session));
+ */
+export function sessionSecrets(session: Session): string[] {
+  // An array, not a Set: hashing every token twice (here and in the redactor) costs more than the
+  // repeats, which the redactor sorts out when it first prints.
+  const out: string[] = [];
+  const add = (value: string) => {
+    if (value !== '' && value !== session.user) out.push(value);
+  };
+  for (const values of Object.values(session.headers)) {
+    for (const value of values) {
+      add(value);
+      addCredentialParts(add, value);
+    }
+  }
+  for (const cookie of session.cookies) {
+    add(cookie.value);
+    add(safeDecode(cookie.value));
+  }
+  for (const values of Object.values(session.query)) values.forEach(add);
+  Object.values(session.body.set).forEach(add);
+  collectStrings(session.body.merge, add);
+  Object.values(session.variables).forEach(add);
+  for (const origin of session.origins) origin.localStorage.forEach((item) => add(item.value));
+  if (session.digest) add(session.digest.password);
+  return out;
+}
+
+const AUTH_SCHEME = /^(Bearer|Basic|Token|JWT|Key|ApiKey|Api-Key|Bot|Negotiate)\s+(.+)$/i;
+
+function addCredentialParts(add: (value: string) => void, value: string): void {
+  const match = AUTH_SCHEME.exec(value);
+  if (!match) return;
+  const [, scheme, credential] = match as unknown as [string, string, string];
+  add(credential);
+  if (scheme.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon !== -1) add(decoded.slice(colon + 1));
+  }
+}
+
+function collectStrings(value: unknown, add: (value: string) => void): void {
+  if (typeof value === 'string') add(value);
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, add));
+  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectStrings(v, add));
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,63 @@
+import type { ObservedCookie } from '../http/observation.js';
+
+/**
+ * localStorage of one origin, in Playwright's `storageState` shape.
+ * @see https://playwright.dev/docs/api/class-browsercontext#browser-context-storage-state
+ */
+export interface OriginStorage {
+  origin: string;
+  localStorage: Array<{ name: string; value: string }>;
+}
+
+/** What a digest user needs to answer later challenges of the same protection space (RFC 7616). */
+export interface DigestSessionState {
+  username: string;
+  password: string;
+  /** The last challenge answered, so a later request may answer pre-emptively. */
+  realm?: string;
+  nonce?: string;
+  opaque?: string;
+  algorithm?: string;
+  qop?: string;
+  /** The last nonce count used with `nonce`. */
+  nc?: number;
+  /** The server asked for the username hashed (RFC 7616 section 3.4.4). */
+  userhash?: boolean;
+  /** Origin (`scheme://host:port`) of the protection space: answers are sent pre-emptively only there. */
+  origin?: string;
+}
+
+/**
+ * The result of signing a user in: plain JSON, so it can be cached on disk, handed between workers
+ * and printed by `multiauth login --json`. It is self-contained: the user's static credentials
+ * (headers, cookies, query parameters, body, HTTP Basic) are folded in with the injections, so
+ * applying a session needs nothing else.
+ *
+ * Every value in it is secret unless proven otherwise: print it only through a Redactor.
+ */
+export interface Session {
+  user: string;
+  /** Headers for every authenticated request, by name (as first written), several values kept. */
+  headers: Record<string, string[]>;
+  /** Cookies for every authenticated request (injections, static cookies, cookies the sign-in set). */
+  cookies: ObservedCookie[];
+  /** Query parameters added to every authenticated request. */
+  query: Record<string, string[]>;
+  /**
+   * Body rules for authenticated requests: `merge` is the user's credentials body (merged by the
+   * spec's rules), `set` the body injections (dot path -> value) written into JSON and form bodies.
+   */
+  body: { merge?: unknown; set: Record<string, string> };
+  /** localStorage captured by a browser step, for signed-in browser contexts. */
+  origins: OriginStorage[];
+  /** Present when the user answers digest challenges. */
+  digest?: DigestSessionState;
+  /** Unix time in ms when the session was made. */
+  createdAt: number;
+  /** Unix time in ms after which the session must not be used; null = lasts the run. */
+  expiresAt: number | null;
+  /** Every variable of the sign-in, kept so a refresh sees them (`{{refresh_token}}`). Secret. */
+  variables: Record<string, string>;
+  /** How the session came to be; annotations and `login` output say it. */
+  origin: 'signed-in' | 'refreshed';
+}

@@ -1,0 +1,109 @@
+import { MultiAuthError } from '../../core/errors.js';
+import type { ConfigPath } from '../../core/path.js';
+import { TEMPLATE_PATTERN } from '../../compile/template-names.js';
+import { isPlainObject } from '../../core/json-path.js';
+
+/**
+ * The variables a `{{ name }}` template can use at one point of a procedure: the user's variables,
+ * `username`/`password`, and everything extracted so far (see {@link initialScope}). Values are
+ * secrets: never print them.
+ */
+export type TemplateScope = Record<string, string>;
+
+/** Where a template is expanded: named in the error when a variable is unknown. */
+export interface TemplateWhere {
+  user: string;
+  procedure?: string;
+  /** Zero-based operation index within the procedure. */
+  step?: number;
+  /** Config path of the value being expanded (an element's `origin`, e.g. `['procedures', 0, 'operations', 1, 'parameters']`). */
+  path?: ConfigPath;
+}
+
+/**
+ * Expands every `{{ name }}` in the strings inside `value` (objects and arrays are walked; object
+ * keys, numbers, booleans and null are kept as they are). The substitution is done string by
+ * string on the structured value, never on serialised JSON, so a quote or a brace in a variable
+ * cannot change the shape of a body. `value` is not modified: what holds a template is copied, and
+ * what holds none is shared with the result (it is often most of a request).
+ *
+ * @throws MultiAuthError `TEMPLATE_UNKNOWN_VARIABLE` when a name is not in `scope`: the error names
+ *   the variable, the user, procedure, step and config path, and lists the names that are defined
+ *   (names only, never values).
+ * @example
+ * expandTemplate({ body: { user: '{{ username }}' } }, { username: 'alice' }, { user: 'alice' });
+ * // { body: { user: 'alice' } }
+ */
+export function expandTemplate<T>(value: T, scope: TemplateScope, where: TemplateWhere): T {
+  return walk(value, scope, where, []) as T;
+}
+
+const templatedValues = new WeakMap<object, boolean>();
+
+/**
+ * Whether any string inside `value` holds `{{`; known once per object (a plan's request templates
+ * do not change, and most hold no template outside their body, if any at all).
+ *
+ * @example
+ * if (holdsTemplate(op.request)) request = expandTemplate(op.request, scope, where);
+ */
+export function holdsTemplate(value: object): boolean {
+  let holds = templatedValues.get(value);
+  if (holds === undefined) templatedValues.set(value, (holds = containsTemplate(value)));
+  return holds;
+}
+
+function containsTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(containsTemplate);
+  return isPlainObject(value) && Object.values(value).some(containsTemplate);
+}
+
+/**
+ * `path` is one stack below `where.path`, pushed and popped on the way down: it is copied only
+ * into an error. A container is copied when the first of its items changes.
+ */
+function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: Array<string | number>): unknown {
+  if (typeof value === 'string') return value.includes('{{') ? expandString(value, scope, where, path) : value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      const expanded = walk(value[index], scope, where, path);
+      path.pop();
+      if (expanded !== value[index]) (out ??= value.slice())[index] = expanded;
+    }
+    return out ?? value;
+  }
+  if (isPlainObject(value)) {
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const expanded = walk(value[key], scope, where, path);
+      path.pop();
+      if (expanded !== value[key]) (out ??= { ...value })[key] = expanded;
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
+function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
+  return text.replace(TEMPLATE_PATTERN, (_match, name: string) => {
+    if (Object.hasOwn(scope, name)) return scope[name] as string;
+    throw unknownVariable(name, scope, where, [...(where.path ?? []), ...path]);
+  });
+}
+
+function unknownVariable(name: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): MultiAuthError {
+  const defined = Object.keys(scope);
+  const listed = defined.length ? defined.map((n) => `{{${n}}}`).join(', ') : '(none)';
+  return new MultiAuthError('TEMPLATE_UNKNOWN_VARIABLE', `unknown variable {{${name}}}`, {
+    path,
+    context: { user: where.user, procedure: where.procedure, step: where.step },
+    details: [`variables defined at this point: ${listed}`],
+    hint:
+      `Declare "${name}" in the user's variables, extract it in an earlier operation ` +
+      `(extractions: [{ name: ${name}, ... }]), or fix the spelling.`,
+  });
+}

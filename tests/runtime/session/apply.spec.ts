@@ -1,0 +1,164 @@
+import { test, expect } from '@playwright/test';
+import type { PlanCredentials, PlanUser } from '../../../src/compile/plan.js';
+import { Redactor } from '../../../src/core/redactor.js';
+import { applySession, newSession, sessionSecrets, type OutgoingRequest } from '../../../src/runtime/session/apply.js';
+import { inject } from '../../../src/runtime/engine/inject.js';
+import { makeTestSession } from '../../support/session.js';
+
+const session = makeTestSession;
+
+function get(url = 'https://api.test/me', headers: OutgoingRequest['headers'] = []): OutgoingRequest {
+  return { method: 'GET', url, headers };
+}
+
+function credentials(extra: Partial<PlanCredentials> = {}): PlanCredentials {
+  return { headers: [], cookies: [], query: [], basic: false, ...extra };
+}
+
+const user: PlanUser = { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, credentials: credentials(), variables: {}, mtls: false };
+
+test('headers: session headers are added, several values repeated; the request wins on the same name', () => {
+  const s = session({ headers: { Authorization: ['Bearer s'], 'X-Multi': ['1', '2'] } });
+  const out = applySession(s, get(undefined, [['authorization', 'Bearer mine'], ['Accept', 'x']]));
+  expect(out.headers).toEqual([
+    ['authorization', 'Bearer mine'],
+    ['Accept', 'x'],
+    ['X-Multi', '1'],
+    ['X-Multi', '2'],
+  ]);
+  expect(applySession(s, get()).headers).toEqual([
+    ['Authorization', 'Bearer s'],
+    ['X-Multi', '1'],
+    ['X-Multi', '2'],
+  ]);
+});
+
+test('cookies: merged into the Cookie header, the request wins on the same name', () => {
+  const s = session({ cookies: [{ name: 'sid', value: 'session' }, { name: 'lang', value: 'fr' }] });
+  expect(applySession(s, get()).headers).toEqual([['Cookie', 'sid=session; lang=fr']]);
+  expect(applySession(s, get(undefined, [['cookie', 'lang=en']])).headers).toEqual([['cookie', 'lang=en; sid=session']]);
+});
+
+test('cookies: domain, path and secure are honoured', () => {
+  const s = session({
+    cookies: [
+      { name: 'host', value: '1', domain: 'api.test', path: '/' },
+      { name: 'other', value: '2', domain: 'other.test' },
+      { name: 'admin', value: '3', domain: '.api.test', path: '/admin' },
+      { name: 'sec', value: '4', domain: 'api.test', secure: true },
+    ],
+  });
+  expect(applySession(s, get('https://sub.api.test/admin/x')).headers).toEqual([['Cookie', 'host=1; admin=3; sec=4']]);
+  expect(applySession(s, get('http://api.test/administrator')).headers).toEqual([['Cookie', 'host=1']]);
+  expect(applySession(s, get('http://localhost:3000/')).headers).toEqual([]);
+});
+
+test('query: appended URL-encoded once, after an existing query and before the fragment; the request wins', () => {
+  const s = session({ query: { api_key: ['a b&c'], page: ['9'] } });
+  expect(applySession(s, get('https://api.test/items?page=2#frag')).url).toBe('https://api.test/items?page=2&api_key=a%20b%26c#frag');
+  expect(applySession(s, get('https://api.test/items')).url).toBe('https://api.test/items?api_key=a%20b%26c&page=9');
+});
+
+test('body: set paths are written into a JSON object body (by content type), Content-Length dropped', () => {
+  const s = session({ body: { set: { 'auth.token': 't"1', csrf: 'c' } } });
+  const out = applySession(s, {
+    method: 'POST',
+    url: 'https://api.test/x',
+    headers: [['Content-Type', 'application/json; charset=utf-8'], ['Content-Length', '9']],
+    body: '{"a":[1]}',
+  });
+  expect(JSON.parse(out.body as string)).toEqual({ a: [1], auth: { token: 't"1' }, csrf: 'c' });
+  expect(out.headers).toEqual([['Content-Type', 'application/json; charset=utf-8']]);
+});
+
+test('body: set paths are written into a form body, sniffed without content type, encoded once', () => {
+  const s = session({ body: { set: { token: 'a b&c', other: 'o' } } });
+  const out = applySession(s, { method: 'POST', url: 'https://api.test/x', headers: [], body: 'x=1&token=old&token=old2' });
+  expect(out.body).toBe('x=1&token=a%20b%26c&other=o');
+});
+
+test('body: a JSON body is sniffed without content type; text bodies get no set values', () => {
+  const s = session({ body: { set: { token: 't' } } });
+  expect(applySession(s, { method: 'POST', url: 'https://a.test', headers: [], body: '{"a":1}' }).body).toBe('{"a":1,"token":"t"}');
+  expect(applySession(s, { method: 'POST', url: 'https://a.test', headers: [['content-type', 'text/plain']], body: 'a=1' }).body).toBe('a=1');
+  const form = [['Content-Type', 'application/x-www-form-urlencoded']] as Array<[string, string]>;
+  expect(applySession(s, { method: 'POST', url: 'https://a.test', headers: form, body: 'weird text' }).body).toBe('weird text&token=t');
+});
+
+test('body: merge follows the spec rules', () => {
+  const json = [['Content-Type', 'application/json']] as Array<[string, string]>;
+  expect(
+    JSON.parse(applySession(session({ body: { merge: { tenant: 'acme', n: { b: 2 } }, set: {} } }), { method: 'POST', url: 'https://a.test', headers: json, body: '{"n":{"a":1}}' }).body as string),
+  ).toEqual({ n: { a: 1, b: 2 }, tenant: 'acme' });
+  expect(applySession(session({ body: { merge: '&tenant=acme', set: {} } }), { method: 'POST', url: 'https://a.test', headers: [], body: 'a=1' }).body).toBe(
+    'a=1&tenant=acme',
+  );
+  expect(applySession(session({ body: { merge: 'replaced', set: {} } }), { method: 'POST', url: 'https://a.test', headers: json, body: '{"a":1}' }).body).toBe('replaced');
+});
+
+test('body: a request without a body gets none; an unchanged body keeps its bytes and headers', () => {
+  const s = session({ body: { merge: { a: 1 }, set: { token: 't' } } });
+  const out = applySession(s, get());
+  expect('body' in out).toBe(false);
+  const untouched = applySession(session(), { method: 'POST', url: 'https://a.test', headers: [['Content-Length', '12']], body: '{ "a" : 1 }' });
+  expect(untouched.body).toBe('{ "a" : 1 }');
+  expect(untouched.headers).toEqual([['Content-Length', '12']]);
+});
+
+test('applySession does not modify the request', () => {
+  const request: OutgoingRequest = { method: 'POST', url: 'https://a.test/', headers: [['Cookie', 'a=1']], body: '{}' };
+  applySession(session({ headers: { X: ['1'] }, cookies: [{ name: 'b', value: '2' }], query: { q: ['1'] }, body: { set: { t: 'x' } } }), request);
+  expect(request).toEqual({ method: 'POST', url: 'https://a.test/', headers: [['Cookie', 'a=1']], body: '{}' });
+});
+
+test('newSession folds static credentials in, cookies encoded once, Basic when asked', () => {
+  const s = newSession(
+    user,
+    credentials({
+      username: 'alice',
+      password: 'secret',
+      basic: true,
+      headers: [{ name: 'X-Tenant', values: ['acme'] }, { name: 'x-tenant', values: ['beta'] }],
+      cookies: [{ name: 'pref', values: ['a b&c'] }],
+      query: [{ name: 'v', values: ['1', '2'] }],
+      body: { tenant: 'acme' },
+    }),
+    1234,
+  );
+  expect(s).toEqual({
+    user: 'alice',
+    headers: { 'X-Tenant': ['acme', 'beta'], Authorization: ['Basic YWxpY2U6c2VjcmV0'] },
+    cookies: [{ name: 'pref', value: 'a%20b%26c' }],
+    query: { v: ['1', '2'] },
+    body: { merge: { tenant: 'acme' }, set: {} },
+    origins: [],
+    createdAt: 1234,
+    expiresAt: null,
+    variables: {},
+    origin: 'signed-in',
+  });
+  expect(applySession(s, get()).headers).toContainEqual(['Cookie', 'pref=a%20b%26c']);
+  const noBasic = newSession(user, credentials({ username: 'a', password: 'b', headers: [{ name: 'authorization', values: ['Token x'] }], basic: true }), 0);
+  expect(noBasic.headers).toEqual({ authorization: ['Token x'] });
+  expect(newSession(user, credentials({ username: 'a', password: 'b' }), 0).headers).toEqual({});
+});
+
+test('sessionSecrets lists every secret value, so a redactor masks them all', () => {
+  const s = newSession(user, credentials({ username: 'alice', password: 'pass-word-1', basic: true, cookies: [{ name: 'c', values: ['cookie val'] }], body: { deep: ['body-secret'] } }), 0);
+  inject(s, { location: 'header', key: 'X-Token', prefix: 'Bearer', origin: [] }, 'header-token');
+  inject(s, { location: 'query', key: 'k', origin: [] }, 'query-secret');
+  inject(s, { location: 'body', key: 'b', origin: [] }, 'set-secret');
+  s.variables = { refresh_token: 'refresh-secret' };
+  s.origins = [{ origin: 'https://a.test', localStorage: [{ name: 'jwt', value: 'storage-secret' }] }];
+  s.digest = { username: 'alice', password: 'digest-pass' };
+  const secrets = sessionSecrets(s);
+  for (const value of ['pass-word-1', 'cookie val', 'cookie%20val', 'body-secret', 'Bearer header-token', 'header-token', 'query-secret', 'set-secret', 'refresh-secret', 'storage-secret', 'digest-pass']) {
+    expect(secrets).toContain(value);
+  }
+  expect(secrets).not.toContain('alice');
+  expect(secrets).not.toContain('');
+  const printed = new Redactor().add(...secrets).redact(`Authorization: ${s.headers.Authorization?.[0]} X-Token: Bearer header-token; pw pass-word-1`);
+  expect(printed).not.toContain('header-token');
+  expect(printed).not.toContain('pass-word-1');
+  expect(printed).not.toContain('YWxpY2U6');
+});

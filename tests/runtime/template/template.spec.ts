@@ -1,0 +1,110 @@
+import { test, expect } from '@playwright/test';
+import { MultiAuthError } from '../../../src/core/errors.js';
+import { expandTemplate, holdsTemplate } from '../../../src/runtime/template/template.js';
+import { templateNames } from '../../../src/compile/template-names.js';
+
+const where = { user: 'alice', procedure: 'login', step: 1, path: ['procedures', 0, 'operations', 1, 'parameters'] };
+
+function thrown(fn: () => unknown): MultiAuthError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(MultiAuthError);
+    return error as MultiAuthError;
+  }
+  throw new Error('expected a MultiAuthError');
+}
+
+test('expands strings nested in objects and arrays, keeping other values and keys', () => {
+  const input = {
+    url: 'https://{{host}}/login',
+    headers: [{ name: 'X-{{host}}', values: ['{{ token }}', 'static'] }],
+    body: { user: { name: '{{username}}', tags: ['{{username}}-{{ host }}'] }, n: 3, ok: true, none: null },
+  };
+  const out = expandTemplate(input, { host: 'api.test', token: 't0k', username: 'alice' }, where);
+  expect(out).toEqual({
+    url: 'https://api.test/login',
+    headers: [{ name: 'X-api.test', values: ['t0k', 'static'] }],
+    body: { user: { name: 'alice', tags: ['alice-api.test'] }, n: 3, ok: true, none: null },
+  });
+  expect(input.url).toBe('https://{{host}}/login');
+});
+
+test('object keys are not templated', () => {
+  expect(expandTemplate({ '{{a}}': '{{a}}' }, { a: 'x' }, where)).toEqual({ '{{a}}': 'x' });
+});
+
+test('spaces inside the braces are allowed, non-identifiers are left as written', () => {
+  expect(expandTemplate('{{a}}|{{ a }}|{{   a   }}|{{ not a var }}|{a}', { a: '1' }, where)).toBe('1|1|1|{{ not a var }}|{a}');
+});
+
+test('a quote or brace in a value cannot break a JSON body', () => {
+  const value = 'p"a}s\\s\n{"x":1}';
+  const body = expandTemplate({ password: '{{password}}' }, { password: value }, where);
+  const wire = JSON.stringify(body);
+  expect(JSON.parse(wire)).toEqual({ password: value });
+  expect(Object.keys(JSON.parse(wire))).toEqual(['password']);
+});
+
+test('a value that looks like a template is not expanded again', () => {
+  expect(expandTemplate('{{a}}', { a: '{{b}}', b: 'no' }, where)).toBe('{{b}}');
+});
+
+test('replacement patterns in a value are taken literally', () => {
+  expect(expandTemplate('x={{a}}', { a: "$&$1$'" }, where)).toBe("x=$&$1$'");
+});
+
+test('an unknown variable names itself, the user, procedure, step and place, and lists defined names only', () => {
+  const secret = 'S3cret-value-xyz';
+  const error = thrown(() =>
+    expandTemplate({ body: { list: ['ok {{password}}', 'use {{ refresh_tokn }}'] } }, { password: secret, refresh_token: 'rt-secret-123' }, where),
+  );
+  expect(error.code).toBe('TEMPLATE_UNKNOWN_VARIABLE');
+  expect(error.message).toContain('{{refresh_tokn}}');
+  expect(error.path).toEqual(['procedures', 0, 'operations', 1, 'parameters', 'body', 'list', 1]);
+  expect(error.context).toEqual({ user: 'alice', procedure: 'login', step: 1 });
+  const text = error.render();
+  expect(text).toContain('procedures[0].operations[1].parameters.body.list[1]');
+  expect(text).toContain('user "alice"');
+  expect(text).toContain('procedure "login"');
+  expect(text).toContain('step 2');
+  expect(text).toContain('{{password}}, {{refresh_token}}');
+  expect(text).toContain('Recommended fix:');
+  expect(text).not.toContain(secret);
+  expect(text).not.toContain('rt-secret-123');
+});
+
+test('an unknown variable with an empty scope says none are defined', () => {
+  const error = thrown(() => expandTemplate('{{x}}', {}, { user: 'bob' }));
+  expect(error.render()).toContain('variables defined at this point: (none)');
+  expect(error.path).toEqual([]);
+});
+
+test('templateNames lists distinct names in order of first use', () => {
+  expect(templateNames({ url: 'https://x/{{tenant}}', body: ['{{ user }}', '{{tenant}}', 3, null], h: { k: '{{a.b}}' } })).toEqual([
+    'tenant',
+    'user',
+    'a.b',
+  ]);
+  expect(templateNames('no templates {here}')).toEqual([]);
+});
+
+test('what holds no template is shared with the result; what holds one is copied; the input never changes', () => {
+  const input = { url: 'https://api.test/login', headers: [{ name: 'Accept', values: ['application/json'] }], body: { user: '{{username}}', meta: { v: 1 } } };
+  const before = structuredClone(input);
+  const out = expandTemplate(input, { username: 'alice' }, where);
+  expect(out.headers).toBe(input.headers);
+  expect(out.body.meta).toBe(input.body.meta);
+  expect(out.body).not.toBe(input.body);
+  expect(out).not.toBe(input);
+  expect(out.body.user).toBe('alice');
+  expect(input).toEqual(before);
+  const plain = { url: 'https://api.test/x', body: ['a', { b: 'c' }] };
+  expect(expandTemplate(plain, {}, where)).toBe(plain);
+});
+
+test('holdsTemplate says whether any string inside holds {{, once per object', () => {
+  expect(holdsTemplate({ url: 'https://a.test/', body: { a: ['x', { b: 'y' }] } })).toBe(false);
+  expect(holdsTemplate({ url: 'https://a.test/', body: { a: ['x', { b: '{{y}}' }] } })).toBe(true);
+  expect(holdsTemplate([1, null, true])).toBe(false);
+});
