@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, builds the package (the CLI and fixture tests run the built
+# `npm test`: installs what is missing, checks the layers (scripts/check-layers.sh), builds the package (the CLI and fixture tests run the built
 # output, as users do), type-checks sources and tests (tests/types checks the public types through
 # the package's own exports), then runs every test with Playwright Test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+bash scripts/check-layers.sh
 npm run build --silent
 npx tsc -p tsconfig.json --noEmit
 npx playwright test "$@"
