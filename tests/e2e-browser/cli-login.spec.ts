@@ -10,7 +10,7 @@ import { expect, multiauth, test, webdriverExample } from './support.js';
 const CHROMIUM = '/usr/lib/chromium/chromium';
 
 test.beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'runtime', 'browser', 'launch.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'launch.js'))) {
     throw new Error('dist/ has no browser runner: run `npm run build` first (npm test does)');
   }
 });

@@ -84,7 +84,9 @@ test.describe('SessionStore across processes', () => {
 
   test('a worker killed while holding the lock does not hang the others', async () => {
     const victim = run([dir, 'cfg', 'alice', counter.url, '60000']);
-    await expect.poll(() => counter.counts.signin ?? 0).toBe(1);
+    // The victim is a fresh Node process that must start, take the lock and reach the server: under
+    // a loaded CI machine that alone can take longer than expect.poll's default 5 s.
+    await expect.poll(() => counter.counts.signin ?? 0, { timeout: 30_000 }).toBe(1);
     victim.proc.kill('SIGKILL');
     await victim.done;
     const started = Date.now();
