@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import type { Plan } from '../src/compile/plan.js';
 import { round, type BenchResult } from './stats.js';
+import { startDemoProcess } from './demo.js';
 
 
 const USERS = 200;
@@ -168,31 +168,6 @@ async function cpuMs(work: () => Promise<void>): Promise<number> {
 }
 
 
-
-/** The demo server in a child process: its CPU is not ours. */
-async function startDemoProcess(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'fixtures/demo-server/main.ts'), '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`demo server exited (${code}) before listening`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await benchSignin();

@@ -1,0 +1,17 @@
+// One Playwright worker's start, as bench/worker-start.ts measures it: import @playwright/test (every
+// worker does), then, unless the mode is `peer`, import the package and get the user's session
+// (mode `first`: signing in; mode `cached`: from the cache an earlier worker of the run filled).
+// Prints the process's whole CPU time (user + system, ms, Node's bootstrap included) as JSON.
+// Plain JavaScript, so that no loader (tsx) costs either side.
+// usage: node bench/worker-probe.mjs peer|first|cached <dist dir> <config dir> <user>
+const [mode, dist, configDir, user] = process.argv.slice(2);
+await import('@playwright/test');
+if (mode !== 'peer') {
+  await import(new URL('index.js', `file://${dist}/`).href);
+  const { WorkerAuth } = await import(new URL('playwright/worker-auth.js', `file://${dist}/`).href);
+  const auth = new WorkerAuth({ baseDir: configDir, env: process.env });
+  const { source } = await auth.session(user);
+  if (mode === 'cached' && source !== 'cached') throw new Error(`expected a cached session, got "${source}"`);
+}
+const { user: userMs, system } = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ cpuMs: (userMs + system) / 1000 })}\n`);
