@@ -1,5 +1,5 @@
 import { authenticate, findPlanUser } from '../../runtime/engine/authenticate.js';
-import { withSignInContext } from '../../runtime/engine/error-context.js';
+import { withContext } from '../../core/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
 import { resolveConfigFile, usableConfig } from '../check-config.js';
@@ -49,7 +49,7 @@ export const loginCommand: Command = {
     try {
       session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
     } catch (error) {
-      throw withSignInContext(error, {}, redactor);
+      throw withContext(error, { context: {} }, redactor);
     } finally {
       await closeDispatchers();
       await browser?.close();
