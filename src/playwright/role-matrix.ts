@@ -1,10 +1,14 @@
 import { MultiAuthError } from '../core/errors.js';
 import { openConfig } from '../sessions/index.js';
+import { playwrightConfigDir } from './config-dir.js';
 import { asUserFacingError } from './worker-auth.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
-  /** Config path (relative to the current directory); default MULTIAUTH_CONFIG, then ./multiauth.yaml, .yml or .json. */
+  /**
+   * Config path, relative to the Playwright config's folder (see {@link authUsers}); default
+   * MULTIAUTH_CONFIG, then `multiauth.yaml`, `.yml` or `.json` in that folder.
+   */
   config?: string;
   /** Only these users, in this order (each must be declared). */
   users?: string[];
@@ -12,6 +16,13 @@ export interface RoleMatrixOptions {
 
 /**
  * The names of the configured users, synchronously, for loops that declare one describe per user.
+ *
+ * Relative paths resolve from the Playwright config's folder, as the fixtures' do. Playwright does
+ * not say where its config is while files load, so that folder is found from the file that calls
+ * `authUsers` (a spec, or the Playwright config itself): the nearest folder upward from it that
+ * holds a `playwright.config.*` (`ts`, `js`, `mts`, `mjs`, `cts`, `cjs`), else the file's own
+ * folder. With a config file named otherwise, in a folder below another Playwright config, pass an
+ * absolute path (`${import.meta.dirname}/multiauth.yaml`).
  *
  * @example
  * for (const user of authUsers()) {
@@ -22,13 +33,13 @@ export interface RoleMatrixOptions {
  * }
  */
 export function authUsers(options: RoleMatrixOptions = {}): string[] {
-  return usersOf(matrixConfig(options, process.cwd()), options.users);
+  return usersOf(matrixConfig(options, playwrightConfigDir()), options.users);
 }
 
 /**
  * One Playwright project per configured user (named `<project name>-<user>`, or the user's name),
- * each running the same specs as that user: a role matrix in `playwright.config.ts`. Each project's
- * `authConfig` is the absolute path of the config read.
+ * each running the same specs as that user: a role matrix in `playwright.config.ts`. Paths resolve
+ * as {@link authUsers}' do; each project's `authConfig` is the absolute path of the config read.
  *
  * @example
  * export default defineConfig({
@@ -36,7 +47,7 @@ export function authUsers(options: RoleMatrixOptions = {}): string[] {
  * });
  */
 export function authProjects<P extends { name?: string; use?: object }>(project: P, options: RoleMatrixOptions = {}): P[] {
-  const config = matrixConfig(options, process.cwd());
+  const config = matrixConfig(options, playwrightConfigDir());
   return usersOf(config, options.users).map((user) => ({
     ...project,
     name: project.name ? `${project.name}-${user}` : user,
