@@ -1,7 +1,7 @@
 import { MultiAuthError } from '../core/errors.js';
 import { openConfig } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
-import { asUserFacingError } from './worker-auth.js';
+import { toSpecError } from './spec-error.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
@@ -72,7 +72,7 @@ function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig
     });
     return { file, users: plan.users.map((user) => user.name) };
   } catch (error) {
-    throw asUserFacingError(error);
+    throw toSpecError(error);
   }
 }
 
@@ -80,7 +80,7 @@ function usersOf(config: MatrixConfig, chosen: string[] | undefined): string[] {
   if (!chosen) return config.users;
   const unknown = chosen.filter((u) => !config.users.includes(u));
   if (unknown.length) {
-    throw asUserFacingError(
+    throw toSpecError(
       new MultiAuthError('USER_UNKNOWN', `unknown user${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`, {
         hint: `Configured users: ${config.users.join(', ')}.`,
       }),

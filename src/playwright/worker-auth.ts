@@ -1,10 +1,10 @@
 import { isAbsolute, dirname, resolve } from 'node:path';
-import { isMultiAuthError } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { Plan } from '../compile/plan.js';
 import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/engine/authenticate.js';
 import { sessionSecrets } from '../runtime/session/apply.js';
 import { SessionStore, openConfig, type OpenedConfig, type ResolvedSession } from '../sessions/index.js';
+import { toSpecError } from './spec-error.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
 export interface WorkerAuthOptions {
@@ -15,15 +15,6 @@ export interface WorkerAuthOptions {
   env: Record<string, string | undefined>;
   /** Opens a browser context for browser procedures (the worker's browser, launched lazily). */
   browser?: AuthenticateOptions['browser'];
-}
-
-/** Turns a config problem into an Error Playwright prints without a stack: it is the user's, not ours. */
-export function asUserFacingError(error: unknown, redactor?: Redactor): unknown {
-  if (!isMultiAuthError(error)) return error;
-  const text = redactor ? redactor.redact(error.render()) : error.render();
-  const out = new Error(`playwright-multiauth: ${text}`);
-  out.stack = out.message;
-  return out;
 }
 
 /**
@@ -56,7 +47,7 @@ export class WorkerAuth {
       }
       return resolved;
     } catch (error) {
-      throw asUserFacingError(error, this.redactor);
+      throw toSpecError(error, this.redactor);
     }
   }
 
@@ -83,7 +74,7 @@ export class WorkerAuth {
       this.opened = { config, store };
       return this.opened;
     } catch (error) {
-      throw asUserFacingError(error, this.redactor);
+      throw toSpecError(error, this.redactor);
     }
   }
 
