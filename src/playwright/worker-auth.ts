@@ -1,9 +1,10 @@
 import { isAbsolute, dirname, resolve } from 'node:path';
+import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { Plan } from '../compile/plan.js';
 import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/engine/authenticate.js';
 import { sessionSecrets } from '../runtime/session/apply.js';
-import { SessionStore, openConfig, type OpenedConfig, type ResolvedSession } from '../sessions/index.js';
+import { SessionStore, firstInRun, openConfig, type OpenedConfig, type ResolvedSession } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
@@ -15,6 +16,8 @@ export interface WorkerAuthOptions {
   env: Record<string, string | undefined>;
   /** Opens a browser context for browser procedures (the worker's browser, launched lazily). */
   browser?: AuthenticateOptions['browser'];
+  /** Where the config's warnings are written, by one worker of the run; default the process's stderr. */
+  warn?: (text: string) => void;
 }
 
 /**
@@ -72,10 +75,19 @@ export class WorkerAuth {
         },
       );
       this.opened = { config, store };
+      this.showWarnings(config, cacheDir);
       return this.opened;
     } catch (error) {
       throw toSpecError(error, this.redactor);
     }
+  }
+
+  /** The config's warnings, written by the first worker of the run that opens the config. */
+  private showWarnings({ file, warnings, loaded }: OpenedConfig, cacheDir: string): void {
+    if (warnings.length === 0 || !firstInRun(cacheDir, `warnings\0${loaded.contentHash}\0${this.runId()}`)) return;
+    const count = `${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
+    const text = `playwright-multiauth: ${count} in ${file} (shown once per run; \`multiauth validate\` lists them too):\n${warnings.map(renderIssue).join('\n')}\n`;
+    (this.options.warn ?? ((t: string) => process.stderr.write(t)))(text);
   }
 
   private authOptions(): AuthenticateOptions {

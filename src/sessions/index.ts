@@ -7,3 +7,4 @@ export { ensureCacheDir } from './cache-dir.js';
 export { sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { openConfig, configFile, type OpenConfigOptions, type OpenedConfig } from './open-config.js';
+export { firstInRun } from './first-in-run.js';
