@@ -14,4 +14,3 @@ export * from './playwright/index.js';
 export { MultiAuthError, ConfigInvalidError, ErrorCode, type ConfigIssue } from './core/errors.js';
 export type { AuthConfig, AuthConfigInput } from './config/schema/root.js';
 export type { Session } from './runtime/session/session.js';
-export type { Plan } from './compile/plan.js';

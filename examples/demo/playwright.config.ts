@@ -25,8 +25,9 @@ export default defineConfig({
     reuseExistingServer: false,
   },
   projects: [
-    // The role matrix: roles.spec.ts runs once as every configured user.
-    ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }, { config: `${import.meta.dirname}/multiauth.yaml` }),
+    // The role matrix: roles.spec.ts runs once as every configured user of the multiauth.yaml
+    // beside this file (wherever playwright is run from).
+    ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }),
     { name: 'scenarios', testIgnore: /roles\.spec\.ts/ },
   ],
 });

@@ -1,68 +1,27 @@
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { ConfigInvalidError, MultiAuthError, renderIssue, type ConfigIssue } from '../core/errors.js';
-import { Redactor } from '../core/redactor.js';
-import { findConfigFile, loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
-import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
-import { preflight } from '../runtime/engine/preflight.js';
+import { isAbsolute, relative } from 'node:path';
+import { ConfigInvalidError, renderIssue, type ConfigIssue } from '../core/errors.js';
+import type { Redactor } from '../core/redactor.js';
+import { openConfig, type OpenedConfig } from '../sessions/index.js';
 import type { CliIo } from './io.js';
 
-/** A config that loaded and compiled, with every issue found, each located. */
-export interface CheckedConfig {
-  loaded: LoadedConfig;
-  plan: Plan;
-  /** Warnings of the loader, then issues of the plan checks and preflight, in file order. */
-  issues: ConfigIssue[];
-  /** Knows the plan's secrets: pass every text printed about this config through it. */
-  redactor: Redactor;
-}
-
 /**
- * The config file a command reads: `-c FILE` resolved against the working directory, else
- * `multiauth.yaml` (`.yml`, `.json`) there.
+ * Opens the config a command reads, as the fixtures do (see `openConfig`): `-c FILE` resolved
+ * against the working directory, else `multiauth.yaml` (`.yml`, `.json`) there. `{ checks: false }`
+ * skips the checks after compiling, for commands that only need the plan.
  *
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when no file is given and none is found.
+ * @throws ConfigInvalidError with every issue, located and masked, when the config has errors.
  * @example
- * resolveConfigFile(values.config as string | undefined, io); // '/repo/multiauth.yaml'
+ * const { plan, warnings } = openCliConfig(values.config as string | undefined, io);
  */
-export function resolveConfigFile(option: string | undefined, io: CliIo): string {
-  if (option !== undefined) return resolve(io.cwd, option);
-  const found = findConfigFile(io.cwd);
-  if (found) return found;
-  throw new MultiAuthError('CONFIG_NOT_FOUND', `no multiauth.yaml, multiauth.yml or multiauth.json in ${io.cwd}`, {
-    hint: 'Create multiauth.yaml (see docs/format.md and examples/), or pass the config file with -c FILE.',
+export function openCliConfig(option: string | undefined, io: CliIo, options: { checks?: boolean } = {}): OpenedConfig {
+  return openConfig({
+    file: option,
+    baseDir: io.cwd,
+    env: io.env,
+    notFoundHint: 'Create multiauth.yaml (see docs/format.md and examples/), or pass the config file with -c FILE.',
+    checks: options.checks,
   });
-}
-
-/**
- * Loads, compiles and checks a config, as `multiauth validate` does: schema and cross-checks,
- * compilation, `checkPlan`, then the runtime's `preflight` (curl commands, browser commands); every
- * issue located at its `file:line:col`. Only `compile` and the checks after it are skipped with
- * `{ checks: false }` (for commands that only need the plan).
- *
- * @throws ConfigInvalidError when the config does not load or compile (every issue, located).
- * @throws MultiAuthError for a file that cannot be read or parsed.
- * @example
- * const { plan, issues } = checkConfig('/repo/multiauth.yaml', io);
- */
-export function checkConfig(file: string, io: CliIo, options: { checks?: boolean } = {}): CheckedConfig {
-  const loaded = loadConfig(file, { env: io.env });
-  let plan: Plan;
-  try {
-    plan = resolvePlanPaths(compile(loaded.config), dirname(resolve(loaded.file)));
-  } catch (error) {
-    if (!(error instanceof MultiAuthError) || error.path === undefined) throw error;
-    const issue: ConfigIssue = { severity: 'error', path: error.path, message: error.message, location: loaded.locate(error.path) };
-    if (error.hint) issue.hint = error.hint;
-    throw new ConfigInvalidError(file, [...loaded.warnings, issue]);
-  }
-  const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
-  const located = found.map((issue) => (issue.location ? issue : { ...issue, location: loaded.locate(issue.path) }));
-  return {
-    loaded,
-    plan,
-    issues: sortIssues([...loaded.warnings, ...located]),
-    redactor: new Redactor().add(...planSecrets(plan)),
-  };
 }
 
 /**
@@ -109,28 +68,23 @@ export function plural(count: number, word: string): string {
 }
 
 /**
- * {@link checkConfig} for commands that need a usable config: prints every issue (errors, then
- * warnings, secrets masked) and returns the checked config, or undefined when it has errors (the
+ * {@link openCliConfig} for commands that need a usable config: prints every issue (errors, then
+ * warnings, secrets masked) and returns the opened config, or undefined when it has errors (the
  * command then exits with `ExitCode.INVALID`).
  *
  * @example
- * const checked = usableConfig(file, io);
- * if (!checked) return ExitCode.INVALID;
+ * const opened = usableConfig(values.config as string | undefined, io);
+ * if (!opened) return ExitCode.INVALID;
  */
-export function usableConfig(file: string, io: CliIo): CheckedConfig | undefined {
-  let checked: CheckedConfig;
+export function usableConfig(option: string | undefined, io: CliIo): OpenedConfig | undefined {
+  let opened: OpenedConfig;
   try {
-    checked = checkConfig(file, io);
+    opened = openCliConfig(option, io);
   } catch (error) {
     if (!(error instanceof ConfigInvalidError)) throw error;
-    io.stderr.write(renderIssues(error.issues, io.cwd, file));
+    io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
     return undefined;
   }
-  const { issues, redactor } = checked;
-  if (issues.some((issue) => issue.severity === 'error')) {
-    io.stderr.write(renderIssues(issues, io.cwd, file, redactor));
-    return undefined;
-  }
-  if (issues.length) io.stderr.write(renderIssues(issues, io.cwd, undefined, redactor));
-  return checked;
+  if (opened.warnings.length) io.stderr.write(renderIssues(opened.warnings, io.cwd, undefined, opened.redactor));
+  return opened;
 }

@@ -140,6 +140,8 @@ export interface ConfigIssue {
  * // multiauth.yaml:14:7  presets[2].users[0].password: expected string, got number
  */
 export class ConfigInvalidError extends MultiAuthError {
+  /** The config file, as the caller named it. */
+  readonly file: string;
   readonly issues: ConfigIssue[];
 
   /**
@@ -149,6 +151,7 @@ export class ConfigInvalidError extends MultiAuthError {
   constructor(file: string, issues: ConfigIssue[], code: ErrorCode = 'CONFIG_INVALID') {
     const errors = issues.filter((i) => i.severity === 'error');
     super(code, `${file}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the config`);
+    this.file = file;
     this.issues = issues;
   }
 

@@ -9,6 +9,7 @@ import {
   type PlaywrightWorkerOptions,
   type Fixtures,
   type TestInfo,
+  type TestType,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/session/session.js';
@@ -62,16 +63,10 @@ interface InternalWorkerFixtures {
   _multiauth: WorkerAuth;
 }
 
-/**
- * The fixtures of playwright-multiauth as a `test.extend` argument, so they can be merged into a
- * project's own test (`base.extend(authFixtures)` or `mergeTests`).
- *
- * @example
- * import { test as base } from '@playwright/test';
- * import { authFixtures } from 'playwright-multiauth';
- * export const test = base.extend(authFixtures);
- */
-export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures, PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> = {
+type PlaywrightTest = PlaywrightTestArgs & PlaywrightTestOptions;
+type PlaywrightWorker = PlaywrightWorkerArgs & PlaywrightWorkerOptions;
+
+const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures, PlaywrightTest, PlaywrightWorker> = {
   authUser: [undefined, { option: true }],
   authConfig: [undefined, { option: true, scope: 'worker' }],
 
@@ -175,6 +170,19 @@ export const authFixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFix
   },
 };
 
+// The internal fixtures (`_multiauth`, `_authResolved`) are registered all the same; only their
+// names are kept out of the type, as Playwright keeps its own `_` fixtures out of `test`'s.
+/**
+ * The fixtures of playwright-multiauth as a `test.extend` argument, so they can be merged into a
+ * project's own test (`base.extend(authFixtures)` or `mergeTests`).
+ *
+ * @example
+ * import { test as base } from '@playwright/test';
+ * import { authFixtures } from 'playwright-multiauth';
+ * export const test = base.extend(authFixtures);
+ */
+export const authFixtures = fixtures as unknown as Fixtures<AuthOptions & AuthFixtures, AuthWorkerOptions, PlaywrightTest, PlaywrightWorker>;
+
 /** The user's session as of now, annotating the test when it had to be refreshed meanwhile. */
 function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSession {
   return async () => {
@@ -201,4 +209,4 @@ function describeSource(user: string, source: SessionSource): string {
  *   await expect(page.getByText('Signed in as alice')).toBeVisible();
  * });
  */
-export const test = base.extend<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures>(authFixtures);
+export const test: TestType<PlaywrightTest & AuthOptions & AuthFixtures, PlaywrightWorker & AuthWorkerOptions> = base.extend(authFixtures);

@@ -1,30 +1,28 @@
-import { resolve } from 'node:path';
 import { MultiAuthError } from '../core/errors.js';
-import { findConfigFile, loadConfig } from '../config/index.js';
-import { compile } from '../compile/index.js';
-import { asUserFacingError } from './worker-auth.js';
+import { openConfig } from '../sessions/index.js';
+import { playwrightConfigDir } from './config-dir.js';
+import { toSpecError } from './spec-error.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
-  /** Config path (relative to the current directory); default MULTIAUTH_CONFIG, then ./multiauth.yaml or .json. */
+  /**
+   * Config path, relative to the Playwright config's folder (see {@link authUsers}); default
+   * MULTIAUTH_CONFIG, then `multiauth.yaml`, `.yml` or `.json` in that folder.
+   */
   config?: string;
   /** Only these users, in this order (each must be declared). */
   users?: string[];
 }
 
-function configPath(options: RoleMatrixOptions): string {
-  const given = options.config ?? process.env.MULTIAUTH_CONFIG;
-  const file = given ? resolve(given) : findConfigFile(process.cwd());
-  if (!file) {
-    throw new MultiAuthError('CONFIG_NOT_FOUND', `no multiauth.yaml or multiauth.json in ${process.cwd()}`, {
-      hint: "Pass the path: authProjects(project, { config: 'path/to/multiauth.yaml' }).",
-    });
-  }
-  return file;
-}
-
 /**
  * The names of the configured users, synchronously, for loops that declare one describe per user.
+ *
+ * Relative paths resolve from the Playwright config's folder, as the fixtures' do. Playwright does
+ * not say where its config is while files load, so that folder is found from the file that calls
+ * `authUsers` (a spec, or the Playwright config itself): the nearest folder upward from it that
+ * holds a `playwright.config.*` (`ts`, `js`, `mts`, `mjs`, `cts`, `cjs`), else the file's own
+ * folder. With a config file named otherwise, in a folder below another Playwright config, pass an
+ * absolute path (`${import.meta.dirname}/multiauth.yaml`).
  *
  * @example
  * for (const user of authUsers()) {
@@ -35,24 +33,13 @@ function configPath(options: RoleMatrixOptions): string {
  * }
  */
 export function authUsers(options: RoleMatrixOptions = {}): string[] {
-  try {
-    const names = compile(loadConfig(configPath(options)).config).users.map((u) => u.name);
-    if (!options.users) return names;
-    const unknown = options.users.filter((u) => !names.includes(u));
-    if (unknown.length) {
-      throw new MultiAuthError('USER_UNKNOWN', `unknown user${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`, {
-        hint: `Configured users: ${names.join(', ')}.`,
-      });
-    }
-    return [...options.users];
-  } catch (error) {
-    throw asUserFacingError(error);
-  }
+  return usersOf(matrixConfig(options, playwrightConfigDir()), options.users);
 }
 
 /**
  * One Playwright project per configured user (named `<project name>-<user>`, or the user's name),
- * each running the same specs as that user: a role matrix in `playwright.config.ts`.
+ * each running the same specs as that user: a role matrix in `playwright.config.ts`. Paths resolve
+ * as {@link authUsers}' do; each project's `authConfig` is the absolute path of the config read.
  *
  * @example
  * export default defineConfig({
@@ -60,10 +47,44 @@ export function authUsers(options: RoleMatrixOptions = {}): string[] {
  * });
  */
 export function authProjects<P extends { name?: string; use?: object }>(project: P, options: RoleMatrixOptions = {}): P[] {
-  const config = configPath(options);
-  return authUsers({ ...options, config }).map((user) => ({
+  const config = matrixConfig(options, playwrightConfigDir());
+  return usersOf(config, options.users).map((user) => ({
     ...project,
     name: project.name ? `${project.name}-${user}` : user,
-    use: { ...project.use, authUser: user, authConfig: config },
+    use: { ...project.use, authUser: user, authConfig: config.file },
   }));
+}
+
+interface MatrixConfig {
+  file: string;
+  users: string[];
+}
+
+function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig {
+  try {
+    const { file, plan } = openConfig({
+      file: options.config ?? process.env.MULTIAUTH_CONFIG,
+      baseDir,
+      env: process.env,
+      notFoundHint: "Create multiauth.yaml beside playwright.config.ts, or pass the path: authProjects(project, { config: 'path/to/multiauth.yaml' }) or authUsers({ config: '...' }), or set MULTIAUTH_CONFIG.",
+      // The names are all the matrix needs: the fixtures check the rest when a test signs in.
+      checks: false,
+    });
+    return { file, users: plan.users.map((user) => user.name) };
+  } catch (error) {
+    throw toSpecError(error);
+  }
+}
+
+function usersOf(config: MatrixConfig, chosen: string[] | undefined): string[] {
+  if (!chosen) return config.users;
+  const unknown = chosen.filter((u) => !config.users.includes(u));
+  if (unknown.length) {
+    throw toSpecError(
+      new MultiAuthError('USER_UNKNOWN', `unknown user${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}`, {
+        hint: `Configured users: ${config.users.join(', ')}.`,
+      }),
+    );
+  }
+  return [...chosen];
 }

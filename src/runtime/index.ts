@@ -13,7 +13,6 @@ export { applySession, newSession, sessionSecrets, type OutgoingRequest } from '
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
 export { mergeRefreshed } from './engine/refresh-merge.js';
 export { preflight } from './engine/preflight.js';
-export { withSignInContext } from './engine/error-context.js';
 export { sendRequest } from './http/transport.js';
 export { newCookieJar, jarContents } from './http/cookie-jar.js';
 export { closeDispatchers } from './http/dispatcher.js';

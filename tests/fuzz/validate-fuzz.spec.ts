@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, type TestInfo } from '@playwright/test';
 import { main, type CliIo } from '../../src/cli/main.js';
-import { checkConfig } from '../../src/cli/check-config.js';
+import { openConfig } from '../../src/sessions/open-config.js';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { ROOT, STACK_FRAME } from '../cli/run-cli.js';
 import { fuzzEnv, loadCorpus } from './corpus.js';
@@ -91,9 +91,9 @@ test('validate in-process: thousands of mutated configs, only exit 0 or 2, every
       // The same pipeline without the CLI around it (every fourth rejection, for time): what it throws must be a MultiAuthError.
       if (!problem && code === 2 && codes[2] % 4 === 0) {
         try {
-          checkConfig(file, io);
+          openConfig({ file, baseDir: dir, env, notFoundHint: '' });
         } catch (error) {
-          if (!(error instanceof MultiAuthError)) problem = `checkConfig threw ${String(error)}`;
+          if (!(error instanceof MultiAuthError)) problem = `openConfig threw ${String(error)}`;
         }
       }
       if (!problem && warnings.length) problem = `a process warning was emitted: ${warnings.splice(0).join('; ').slice(0, 300)}`;

@@ -92,3 +92,43 @@ test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
   expect(result.output).toContain('1 passed');
   expect(result.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob: signed in', 'alice: signed in']);
 });
+
+test('run from another folder (-c sub/playwright.config.ts), authUsers and authProjects read the config beside the Playwright config, as the fixtures do', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      // The current folder's config must not be the one read.
+      'multiauth.yaml': 'users:\n  - { name: zed, credentials: { username: zed, password: zed-password } }\n',
+      'sub/multiauth.yaml': MULTI_CONFIG,
+      'sub/playwright.config.ts': inlineConfig(`projects: [
+    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /matrix\\.spec\\.ts/ }, { users: ['bob'] }),
+    { name: 'loops', testMatch: /loop\\.spec\\.ts/ },
+  ],`).replace("'report.json'", "'../report.json'"),
+      'sub/tests/matrix.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test('as the project user', async ({ authedRequest }) => {
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
+});
+`,
+      // A spec in a folder below the Playwright config's: found by going up from the spec.
+      'sub/tests/loop.spec.ts': `
+import { test, expect, authUsers } from 'playwright-multiauth';
+test('names', () => {
+  expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']);
+  expect(authUsers({ config: 'multiauth.yaml' })).toEqual(['alice', 'bob', 'carol', 'dave']);
+});
+for (const user of authUsers({ users: ['carol'] })) {
+  test.describe(user, () => {
+    test.use({ authUser: user });
+    test('signed in by the fixtures from the same file', async ({ authedRequest }) => {
+      expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user);
+    });
+  });
+}
+`,
+    },
+    { env: demoEnv, args: ['-c', 'sub/playwright.config.ts'] },
+  );
+  expect(result.output).toContain('3 passed');
+  expect(result.exitCode).toBe(0);
+  expect(Object.keys(result.annotations).sort()).toEqual(['as the project user', 'names', 'signed in by the fixtures from the same file']);
+});

@@ -1,8 +1,8 @@
 import { authenticate, findPlanUser } from '../../runtime/engine/authenticate.js';
-import { withSignInContext } from '../../runtime/engine/error-context.js';
+import { withContext } from '../../core/error-context.js';
 import { closeDispatchers } from '../../runtime/http/dispatcher.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
-import { resolveConfigFile, usableConfig } from '../check-config.js';
+import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { sessionJson, sessionText } from './login-output.js';
@@ -35,10 +35,9 @@ export const loginCommand: Command = {
   positionals: { min: 1, max: 1 },
   async run({ values, positionals, io }) {
     const userName = positionals[0] as string;
-    const file = resolveConfigFile(values.config as string | undefined, io);
-    const checked = usableConfig(file, io);
-    if (!checked) return ExitCode.INVALID;
-    const { plan, redactor } = checked;
+    const opened = usableConfig(values.config as string | undefined, io);
+    if (!opened) return ExitCode.INVALID;
+    const { plan, redactor } = opened;
 
     const user = findPlanUser(plan, userName);
     let session;
@@ -49,7 +48,7 @@ export const loginCommand: Command = {
     try {
       session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
     } catch (error) {
-      throw withSignInContext(error, {}, redactor);
+      throw withContext(error, { context: {} }, redactor);
     } finally {
       await closeDispatchers();
       await browser?.close();

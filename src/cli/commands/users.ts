@@ -1,5 +1,5 @@
 import { ConfigInvalidError } from '../../core/errors.js';
-import { checkConfig, renderIssues, resolveConfigFile } from '../check-config.js';
+import { openCliConfig, renderIssues } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 
@@ -17,14 +17,13 @@ export const usersCommand: Command = {
   options: { config: configOption },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    const file = resolveConfigFile(values.config as string | undefined, io);
     try {
-      const { plan } = checkConfig(file, io, { checks: false });
+      const { plan } = openCliConfig(values.config as string | undefined, io, { checks: false });
       io.stdout.write(plan.users.map((user) => `${user.name}\n`).join(''));
       return ExitCode.OK;
     } catch (error) {
       if (!(error instanceof ConfigInvalidError)) throw error;
-      io.stderr.write(renderIssues(error.issues, io.cwd, file));
+      io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
       return ExitCode.INVALID;
     }
   },

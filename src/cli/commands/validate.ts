@@ -1,5 +1,5 @@
 import { explainPlan } from '../../compile/index.js';
-import { displayPath, plural, resolveConfigFile, usableConfig } from '../check-config.js';
+import { displayPath, plural, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 
@@ -27,12 +27,11 @@ export const validateCommand: Command = {
   },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    const file = resolveConfigFile(values.config as string | undefined, io);
-    const checked = usableConfig(file, io);
-    if (!checked) return ExitCode.INVALID;
-    const { plan, issues, redactor } = checked;
+    const opened = usableConfig(values.config as string | undefined, io);
+    if (!opened) return ExitCode.INVALID;
+    const { file, plan, warnings, redactor } = opened;
     const procedures = Object.keys(plan.procedures).length;
-    const warned = issues.length ? ` (${plural(issues.length, 'warning')})` : '';
+    const warned = warnings.length ? ` (${plural(warnings.length, 'warning')})` : '';
     io.stdout.write(`${displayPath(file, io.cwd)}: ${plural(plan.users.length, 'user')}, ${plural(procedures, 'procedure')} OK${warned}\n`);
     if (values.explain) io.stdout.write(`\n${explainPlan(plan, redactor)}`);
     return ExitCode.OK;

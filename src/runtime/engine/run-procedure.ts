@@ -1,6 +1,6 @@
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/plan.js';
-import { withSignInContext } from './error-context.js';
+import { withContext } from '../../core/error-context.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { newSession } from '../session/apply.js';
@@ -73,7 +73,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      throw withSignInContext(error, { ...base, step: index, stepKind: op.tech }, run.redactor);
+      throw withContext(error, { context: { ...base, step: index, stepKind: op.tech } }, run.redactor);
     }
   }
 
@@ -83,7 +83,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       inject(session, injection, resolveInjectionValue(injection, scope, firstExtracted, base));
     }
   } catch (error) {
-    throw withSignInContext(error, base, run.redactor);
+    throw withContext(error, { context: base }, run.redactor);
   }
   session.expiresAt = computeExpiry({
     createdAt: run.now,

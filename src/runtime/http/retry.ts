@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MultiAuthError } from '../../core/errors.js';
+import { withContext } from '../../core/error-context.js';
 import type { Observation, RetrySummary } from './observation.js';
 import { causeCode } from './network-error.js';
 
@@ -218,16 +219,7 @@ export function describeRetries(summary: RetrySummary | undefined): { suffix: st
 
 function withRetryHistory(error: MultiAuthError, summary: RetrySummary): MultiAuthError {
   const { suffix, details } = describeRetries(summary);
-  const rebuilt = new MultiAuthError(error.code, `${error.message}${suffix}`, {
-    details: [...error.details, ...details],
-    cause: error.cause,
-    ...(error.context !== undefined && { context: error.context }),
-    ...(error.hint !== undefined && { hint: error.hint }),
-    ...(error.path !== undefined && { path: error.path }),
-    ...(error.location !== undefined && { location: error.location }),
-  });
-  rebuilt.stack = error.stack;
-  return rebuilt;
+  return withContext(error, { messageSuffix: suffix, details });
 }
 
 function seconds(ms: number): string {

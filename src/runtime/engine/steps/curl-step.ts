@@ -1,4 +1,5 @@
 import { MultiAuthError } from '../../../core/errors.js';
+import { withContext } from '../../../core/error-context.js';
 import type { Redactor } from '../../../core/redactor.js';
 import type { PlanCurlOperation, RequestTemplate } from '../../../compile/plan.js';
 import { checkCurlUrl, parseCurl } from '../../../compile/curl/index.js';
@@ -46,14 +47,5 @@ function withCurlCommand(error: unknown, op: PlanCurlOperation, redactor: Redact
   // Redact before cutting, so that a secret cut in half is still masked.
   const command = redactor.redact(op.command.replace(/\\\r?\n/g, ' ').replace(/\s+/g, ' ').trim());
   const shown = command.length > SHOWN_COMMAND_LENGTH ? `${command.slice(0, SHOWN_COMMAND_LENGTH)}… (cut)` : command;
-  const rebuilt = new MultiAuthError(error.code, error.message, {
-    path: error.path ?? op.origin,
-    details: [...error.details, `curl command: ${shown}`],
-    cause: error.cause,
-    ...(error.location !== undefined && { location: error.location }),
-    ...(error.context !== undefined && { context: error.context }),
-    ...(error.hint !== undefined && { hint: error.hint }),
-  });
-  rebuilt.stack = error.stack;
-  return rebuilt;
+  return withContext(error, { path: op.origin, details: [`curl command: ${shown}`] });
 }

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Playwright's default config names (`playwright test` looks for these when not given `-c`). */
+const PLAYWRIGHT_CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((ext) => `playwright.config.${ext}`);
+
+/** This package's own code (`dist/`, or `src/` when run from source): its frames are not the caller. */
+const OWN_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * The folder the role matrix resolves config paths from: the Playwright config's folder, as seen from
+ * the file that calls `authUsers` / `authProjects`. Playwright tells nobody where its config is
+ * while the config and the specs load (there is no test info yet), so it is found from the calling
+ * file: its own folder when that holds a `playwright.config.*`, else the nearest parent folder that
+ * does; failing that, the calling file's folder; without a calling file, the current folder.
+ *
+ * @example
+ * // called from /repo/e2e/tests/roles.spec.ts, with /repo/e2e/playwright.config.ts:
+ * playwrightConfigDir(); // '/repo/e2e'
+ */
+export function playwrightConfigDir(from: string | undefined = callerFile()): string {
+  if (from === undefined) return process.cwd();
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    if (PLAYWRIGHT_CONFIG_NAMES.some((name) => existsSync(join(dir, name)))) return dir;
+    if (dirname(dir) === dir) return dirname(from);
+  }
+}
+
+/**
+ * The file whose code called into this package: the first frame of the stack outside it.
+ *
+ * @example
+ * callerFile(); // '/repo/e2e/tests/roles.spec.ts'
+ */
+export function callerFile(): string | undefined {
+  for (const name of stackFileNames()) {
+    const path = name.startsWith('file://') ? fileURLToPath(name) : name;
+    if (isAbsolute(path) && !path.startsWith(OWN_DIR + sep)) return path;
+  }
+  return undefined;
+}
+
+function stackFileNames(): string[] {
+  const { prepareStackTrace, stackTraceLimit } = Error;
+  try {
+    // Call sites name files exactly; the text of a stack would have to be parsed (and source-mapped).
+    Error.prepareStackTrace = (_error, sites) => sites;
+    Error.stackTraceLimit = 30;
+    const holder: { stack?: unknown } = {};
+    Error.captureStackTrace(holder, stackFileNames);
+    const sites = holder.stack as NodeJS.CallSite[];
+    return sites.map((site) => site.getFileName()).filter((name): name is string => !!name && !name.startsWith('node:'));
+  } finally {
+    Error.prepareStackTrace = prepareStackTrace;
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}

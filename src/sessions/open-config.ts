@@ -1,0 +1,103 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { ConfigInvalidError, MultiAuthError, type ConfigIssue } from '../core/errors.js';
+import { redactIssue } from '../core/error-context.js';
+import { Redactor } from '../core/redactor.js';
+import { CONFIG_FILE_NAMES, findConfigFile, loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
+import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
+import { preflight } from '../runtime/engine/preflight.js';
+
+/** Options of {@link openConfig}. */
+export interface OpenConfigOptions {
+  /**
+   * The config file the user named (`-c FILE`, the `authConfig` option, `MULTIAUTH_CONFIG`...),
+   * relative to `baseDir` unless absolute; undefined: look for one in `baseDir`.
+   */
+  file?: string;
+  /**
+   * Where relative paths resolve from and where the config is looked for: the Playwright config's
+   * folder inside Playwright, the current folder in the CLI.
+   */
+  baseDir: string;
+  /** Environment for `${NAME}` (the `.env` beside the config fills in names it does not set). */
+  env: Record<string, string | undefined>;
+  /** The "Recommended fix" when no config is found: how this caller's user names one. */
+  notFoundHint: string;
+  /**
+   * false: stop after compiling, without `checkPlan` and `preflight` (warnings then are the
+   * loader's only), for callers that need only the users. Default true.
+   */
+  checks?: boolean;
+  /** Registers the plan's secrets in this redactor instead of a new one. */
+  redactor?: Redactor;
+}
+
+/** A config ready to sign users in with. */
+export interface OpenedConfig {
+  /** The config file, absolute. */
+  file: string;
+  /** The config as loaded, with `locate` for positions and `contentHash` for the session cache. */
+  loaded: LoadedConfig;
+  /** The compiled plan, its file paths absolute. */
+  plan: Plan;
+  /** Problems that do not stop the config from being used, each located, in file order, masked. */
+  warnings: ConfigIssue[];
+  /** Knows the plan's secrets: every text printed about this config goes through it. */
+  redactor: Redactor;
+}
+
+/**
+ * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file
+ * (`multiauth.yaml`, `.yml`, `.json`), loads it (YAML or JSON, `${ENV}` and `.env`), validates it,
+ * compiles it, makes the plan's paths absolute, runs `checkPlan` and the runtime's `preflight`,
+ * locates every issue at `file:line:col` (compile errors too), and registers the plan's secrets.
+ *
+ * @throws MultiAuthError `CONFIG_NOT_FOUND` when there is no config (with `notFoundHint`), or the
+ *   file cannot be read.
+ * @throws ConfigInvalidError with every issue of the file (warnings too), located, sorted and masked,
+ *   when any is an error.
+ * @example
+ * const { plan, warnings, redactor } = openConfig({
+ *   baseDir: process.cwd(), env: process.env, notFoundHint: 'Pass the config file with -c FILE.',
+ * });
+ */
+export function openConfig(options: OpenConfigOptions): OpenedConfig {
+  const file = configFile(options);
+  const loaded = loadConfig(file, { env: options.env });
+  const redactor = options.redactor ?? new Redactor();
+  let plan: Plan;
+  try {
+    plan = resolvePlanPaths(compile(loaded.config), dirname(file));
+  } catch (error) {
+    if (!(error instanceof MultiAuthError) || error.path === undefined) throw error;
+    const issue: ConfigIssue = { severity: 'error', path: error.path, message: error.message, location: loaded.locate(error.path) };
+    if (error.hint) issue.hint = error.hint;
+    throw new ConfigInvalidError(file, sortIssues([...loaded.warnings, issue]));
+  }
+  redactor.add(...planSecrets(plan));
+  const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
+  const issues = sortIssues([
+    ...loaded.warnings,
+    ...found.map((issue) => (issue.location ? issue : { ...issue, location: loaded.locate(issue.path) })),
+  ]).map((issue) => redactIssue(issue, redactor));
+  if (issues.some((issue) => issue.severity === 'error')) throw new ConfigInvalidError(file, issues);
+  return { file, loaded, plan, warnings: issues, redactor };
+}
+
+/**
+ * The config file {@link openConfig} reads: the one named (made absolute against `baseDir`), else
+ * the first of `multiauth.yaml`, `multiauth.yml`, `multiauth.json` in `baseDir`.
+ *
+ * @throws MultiAuthError `CONFIG_NOT_FOUND` naming the three names, with `notFoundHint`.
+ * @example
+ * configFile({ baseDir: '/repo', env: {}, notFoundHint: '...' }); // '/repo/multiauth.yaml'
+ */
+export function configFile(options: Pick<OpenConfigOptions, 'file' | 'baseDir' | 'notFoundHint'>): string {
+  const { file, baseDir } = options;
+  if (file) return isAbsolute(file) ? file : resolve(baseDir, file);
+  const found = findConfigFile(baseDir);
+  if (found) return found;
+  const names = CONFIG_FILE_NAMES.slice(0, -1).join(', ');
+  throw new MultiAuthError('CONFIG_NOT_FOUND', `no ${names} or ${CONFIG_FILE_NAMES.at(-1)} in ${baseDir}`, {
+    hint: options.notFoundHint,
+  });
+}

@@ -1,0 +1,69 @@
+import { test, expect } from '@playwright/test';
+import { runInlineProject } from '../support/inline-project.js';
+import { removeTempDirs, runCli, STACK_FRAME, tempDir } from '../cli/run-cli.js';
+
+// The CLI, the fixtures and the role matrix open a config the same way (src/sessions/open-config.ts):
+// these run each of them as users do, on real files.
+
+test.describe.configure({ timeout: 180_000 });
+test.afterAll(removeTempDirs);
+
+const NOT_FOUND = /no multiauth\.yaml, multiauth\.yml or multiauth\.json in \S+/;
+
+test('no config: the CLI, the fixtures and authUsers all name multiauth.yml, each with its own hint', async () => {
+  const cli = runCli(['validate'], { cwd: tempDir() });
+  expect(cli.code).toBe(2);
+  expect(cli.stderr).toMatch(NOT_FOUND);
+  expect(cli.stderr).toContain('pass the config file with -c FILE');
+
+  const fixtures = await runInlineProject({
+    'a.spec.ts': `
+import { test } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('signed in', async ({ authedRequest }) => { await authedRequest.get('http://127.0.0.1:9/'); });
+`,
+  });
+  expect(fixtures.failed).toBe(1);
+  expect(fixtures.output).toMatch(NOT_FOUND);
+  expect(fixtures.output).toContain("test.use({ authConfig: '...' }) or MULTIAUTH_CONFIG");
+
+  const matrix = await runInlineProject({
+    'a.spec.ts': `
+import { test, authUsers } from 'playwright-multiauth';
+for (const user of authUsers()) test(user, () => {});
+`,
+  });
+  expect(matrix.exitCode).not.toBe(0);
+  expect(matrix.output).toMatch(NOT_FOUND);
+  expect(matrix.output).toContain("authUsers({ config: '...' })");
+
+  for (const output of [cli.stderr, fixtures.output, matrix.output]) expect(output).not.toMatch(STACK_FRAME);
+});
+
+test('the fixtures locate a compile error at file:line:col, as multiauth validate does', async () => {
+  const result = await runInlineProject({
+    // A procedure named like the one the http preset compiles to: only compiling finds it.
+    'multiauth.yaml': `presets:
+  - type: http
+    request: { url: "http://127.0.0.1:9/token", method: POST, body: { u: "{{username}}", p: "{{password}}" } }
+    extractions: [{ name: token, location: body, key: token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
+    users:
+      - { username: alice, password: alice-password }
+procedures:
+  - name: "preset[0]:http"
+    operations:
+      - tech: http
+        parameters: { url: "http://127.0.0.1:9/x", method: GET }
+users: []
+`,
+    'a.spec.ts': `
+import { test } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('signed in', async ({ authedRequest }) => { await authedRequest.get('http://127.0.0.1:9/'); });
+`,
+  });
+  expect(result.failed).toBe(1);
+  expect(result.output).toMatch(/multiauth\.yaml:9:11 {2}procedures\[0\]\.name: procedure name "preset\[0\]:http" is reserved for a preset/);
+  expect(result.output).not.toMatch(STACK_FRAME);
+});
