@@ -30,7 +30,8 @@ export async function benchWorkerStart(): Promise<BenchResult> {
   try {
     writeFileSync(join(dir, 'multiauth.yaml'), config(demo.url));
     const dist = join(root, 'dist');
-    const env = { ...process.env, MULTIAUTH_CACHE_DIR: join(dir, '.auth') };
+    // TEST_WORKER_INDEX: each probe is a worker of one run, the bench its runner (as Playwright sets it).
+    const env = { ...process.env, MULTIAUTH_CACHE_DIR: join(dir, '.auth'), TEST_WORKER_INDEX: '1' };
     const probe = async (mode: 'peer' | 'first' | 'cached'): Promise<number> => {
       const { stdout } = await run(process.execPath, [PROBE, mode, dist, dir, 'alice'], { cwd: root, env });
       return (JSON.parse(stdout) as { cpuMs: number }).cpuMs;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigInvalidError, MultiAuthError, type ConfigIssue, type SourceLocation } from '../core/errors.js';
@@ -11,6 +11,7 @@ import { AuthConfig } from './schema/index.js';
 import { isObject } from './schema-at.js';
 import { SourceMap } from './source-map.js';
 import { syntaxIssues } from './syntax.js';
+export { CONFIG_FILE_NAMES, findConfigFile } from '../core/config-file.js';
 
 /** A config file that was read, env-substituted and validated (schema and cross-checks). */
 export interface LoadedConfig {
@@ -31,9 +32,6 @@ export interface LoadOptions {
   /** Environment for `${NAME}`; default `process.env`. */
   env?: Record<string, string | undefined>;
 }
-
-/** File names {@link findConfigFile} looks for, in order. */
-export const CONFIG_FILE_NAMES = ['multiauth.yaml', 'multiauth.yml', 'multiauth.json'] as const;
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
@@ -134,16 +132,6 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
     locate: (path) => map.locate(path),
     contentHash: createHash('sha256').update(substitutedText(text, substitution.edits)).digest('hex'),
   };
-}
-
-/**
- * The config file of a directory: `multiauth.yaml`, then `multiauth.yml`, then `multiauth.json`.
- *
- * @example
- * findConfigFile(process.cwd()); // '/repo/multiauth.yaml', or undefined when there is none
- */
-export function findConfigFile(cwd: string): string | undefined {
-  return CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
 }
 
 function lowerFirst(text: string): string {

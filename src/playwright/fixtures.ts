@@ -104,7 +104,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   storageState: async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
     if (!_authResolved) return use(storageState);
-    await use(toStorageState(_authResolved.session, resolveScope(_multiauth.plan().scope, baseURL).hosts));
+    await use(toStorageState(_authResolved.session, resolveScope(_multiauth.scope(), baseURL).hosts));
   },
 
   httpCredentials: async ({ httpCredentials, _authResolved }, use) => {
@@ -119,7 +119,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
-      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(_multiauth.plan().scope, baseURL));
+      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(_multiauth.scope(), baseURL));
     }
     await use(context);
   },
@@ -143,7 +143,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const { session, source } = await _multiauth.session(user);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
       const live = liveSession(_multiauth, user, testInfo);
-      const scope = resolveScope(_multiauth.plan().scope, baseURL);
+      const scope = resolveScope(_multiauth.scope(), baseURL);
       const certificates = clientCertificatesFor(_multiauth, user);
       const context = await browser.newContext({
         ...contextOptions,

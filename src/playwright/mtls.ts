@@ -11,8 +11,5 @@ export type ClientCertificate = { origin: string; certPath?: string; keyPath?: s
  * clientCertificatesFor(auth, 'alice'); // [{ origin: 'https://api.test', certPath: '/abs/alice.crt', keyPath: '/abs/alice.key' }]
  */
 export function clientCertificatesFor(auth: WorkerAuth, user: string): ClientCertificate[] | undefined {
-  const plan = auth.plan();
-  const planUser = plan.users.find((u) => u.name === user);
-  if (!planUser?.mtls || plan.mtls.length === 0) return undefined;
-  return plan.mtls.map((c) => ({ ...c }));
+  return auth.mtlsCertificates(user);
 }

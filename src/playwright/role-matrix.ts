@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../core/errors.js';
-import { openConfig } from '../sessions/index.js';
+import { cacheDirFor, configFile, digestOf, openConfig, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import { toSpecError } from './spec-error.js';
 
@@ -61,16 +61,35 @@ interface MatrixConfig {
 }
 
 function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig {
+  const env = process.env;
   try {
-    const { file, plan } = openConfig({
-      file: options.config ?? process.env.MULTIAUTH_CONFIG,
+    const file = configFile({
+      file: options.config ?? env.MULTIAUTH_CONFIG,
       baseDir,
-      env: process.env,
       notFoundHint: "Create multiauth.yaml beside playwright.config.ts, or pass the path: authProjects(project, { config: 'path/to/multiauth.yaml' }) or authUsers({ config: '...' }), or set MULTIAUTH_CONFIG.",
+    });
+    // Every worker loads playwright.config.ts again: after the runner, they read the names from the
+    // digest the runner left instead of opening the config once more.
+    const cacheDir = cacheDirFor(file, env, baseDir);
+    let key: string | undefined;
+    try {
+      key = quickConfigKey(file, env);
+    } catch {
+      // Unreadable: opening the config says why.
+    }
+    const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(env));
+    if (digest) return { file, users: digest.users };
+    const opened = openConfig({
+      file,
+      baseDir,
+      env,
+      notFoundHint: '',
       // The names are all the matrix needs: the fixtures check the rest when a test signs in.
       checks: false,
     });
-    return { file, users: plan.users.map((user) => user.name) };
+    const digested = digestOf(opened, runId(env), false);
+    if (key !== undefined) writeRunDigest(cacheDir, key, digested);
+    return { file, users: digested.users };
   } catch (error) {
     throw toSpecError(error);
   }

@@ -1,10 +1,22 @@
-import { isAbsolute, dirname, resolve } from 'node:path';
 import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
-import type { Plan } from '../compile/plan.js';
-import { authenticate, refreshSession, type AuthenticateOptions } from '../runtime/engine/authenticate.js';
-import { sessionSecrets } from '../runtime/session/apply.js';
-import { SessionStore, firstInRun, openConfig, type OpenedConfig, type ResolvedSession } from '../sessions/index.js';
+import type { MtlsCertificate } from '../config/index.js';
+import { authenticate, refreshSession, sessionSecrets, type AuthenticateOptions } from '../runtime/index.js';
+import {
+  SessionStore,
+  cacheDirFor,
+  configFile,
+  digestOf,
+  firstInRun,
+  openConfig,
+  quickConfigKey,
+  readRunDigest,
+  runId,
+  writeRunDigest,
+  type OpenedConfig,
+  type ResolvedSession,
+  type RunDigest,
+} from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
@@ -21,28 +33,43 @@ export interface WorkerAuthOptions {
 }
 
 /**
- * Everything one Playwright worker needs to authenticate: the config, opened once per worker
- * (lazily, on the first test that names a user), the run's redactor, and the session store shared
- * with the other workers through `.auth/`.
+ * Everything one Playwright worker needs to authenticate: the config, the run's redactor, and the
+ * session store shared with the other workers through `.auth/`.
+ *
+ * The first worker of a run opens the config (reads, validates, compiles and checks it, shows its
+ * warnings) and leaves a digest of it in the cache directory ({@link RunDigest}: hashes, user names,
+ * the scope, nothing secret). The other workers start from that digest: while their users' sessions
+ * are cached they never load the config's loader, schema, compiler or transport, which would cost
+ * each of them more CPU than the rest of its start. Anything that needs the plan itself (a sign-in,
+ * a refresh, mTLS certificates, a message to mask) opens the config first.
  */
 export class WorkerAuth {
   readonly redactor = new Redactor();
-  private opened?: { config: OpenedConfig; store: SessionStore };
+  private located?: { file: string; cacheDir: string; key: string | undefined };
+  private digest?: RunDigest;
+  private opened?: OpenedConfig;
+  private sessions?: SessionStore;
   /** Sessions whose secrets the redactor knows: every test asks for its user's, mostly the same one. */
   private readonly registered = new WeakSet<ResolvedSession['session']>();
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
-  /** The compiled plan (opens the config on first use). */
-  plan(): Plan {
-    return this.open().config.plan;
+  /** The config's `scope`: origins that receive the injected credentials. */
+  scope(): string[] {
+    return this.digestOrOpen().scope;
+  }
+
+  /** The config's mTLS certificates when `user` presents them (paths absolute), else undefined. */
+  mtlsCertificates(user: string): MtlsCertificate[] | undefined {
+    if (!this.digestOrOpen().mtlsUsers.includes(user)) return undefined;
+    const { plan } = this.open();
+    return plan.mtls.length ? plan.mtls.map((c) => ({ ...c })) : undefined;
   }
 
   /** The user's session: from memory, the cache, or a sign-in (once across workers). */
   async session(user: string): Promise<ResolvedSession> {
-    const { store } = this.open();
     try {
-      const resolved = await store.get(user);
+      const resolved = await this.store().get(user);
       const { session } = resolved;
       if (!this.registered.has(session)) {
         this.registered.add(session);
@@ -54,29 +81,78 @@ export class WorkerAuth {
     }
   }
 
-  private open(): { config: OpenedConfig; store: SessionStore } {
-    if (this.opened) return this.opened;
+  private store(): SessionStore {
+    if (this.sessions) return this.sessions;
+    const { contentHash } = this.digestOrOpen();
+    this.sessions = new SessionStore(
+      { dir: this.locate().cacheDir, scopeKey: this.scopeKey(contentHash) },
+      {
+        signIn: (user) => authenticate(this.open().plan, user, this.authOptions()),
+        refresh: (session) => refreshSession(this.open().plan, session, this.authOptions()),
+      },
+    );
+    return this.sessions;
+  }
+
+  /** The digest another worker of this run left, or this worker's own opening of the config. */
+  private digestOrOpen(): RunDigest {
+    if (this.digest) return this.digest;
+    try {
+      const { cacheDir, key } = this.locate();
+      const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(this.options.env));
+      if (digest?.checked) {
+        this.digest = digest;
+        // Masking needs the config's secrets: the first text to mask opens the config, which
+        // registers them in this redactor. A config that no longer opens has no more to mask.
+        this.redactor.addLazily(() => {
+          try {
+            this.open();
+          } catch {
+            // The error reaches whoever asks for the plan next.
+          }
+          return [];
+        });
+        return digest;
+      }
+    } catch (error) {
+      throw toSpecError(error, this.redactor);
+    }
+    const opened = this.open();
+    return (this.digest ??= digestOf(opened, runId(this.options.env), true));
+  }
+
+  private locate(): { file: string; cacheDir: string; key: string | undefined } {
+    if (this.located) return this.located;
     try {
       const { configPath, baseDir, env } = this.options;
-      const config = openConfig({
+      const file = configFile({
         file: configPath ?? env.MULTIAUTH_CONFIG,
         baseDir,
-        env,
         notFoundHint: "Create multiauth.yaml beside playwright.config.ts, or set the path with test.use({ authConfig: '...' }) or MULTIAUTH_CONFIG.",
-        redactor: this.redactor,
       });
-      const { plan, loaded } = config;
-      const cacheDir = this.cacheDir(config.file);
-      const store = new SessionStore(
-        { dir: cacheDir, scopeKey: this.scopeKey(loaded.contentHash) },
-        {
-          signIn: (user) => authenticate(plan, user, this.authOptions()),
-          refresh: (session) => refreshSession(plan, session, this.authOptions()),
-        },
-      );
-      this.opened = { config, store };
-      this.showWarnings(config, cacheDir);
-      return this.opened;
+      let key: string | undefined;
+      try {
+        key = quickConfigKey(file, env);
+      } catch {
+        // Unreadable: opening the config says why, located and with a hint.
+      }
+      this.located = { file, cacheDir: cacheDirFor(file, env, baseDir), key };
+      return this.located;
+    } catch (error) {
+      throw toSpecError(error, this.redactor);
+    }
+  }
+
+  private open(): OpenedConfig {
+    if (this.opened) return this.opened;
+    try {
+      const { file, cacheDir, key } = this.locate();
+      const opened = openConfig({ file, baseDir: this.options.baseDir, env: this.options.env, notFoundHint: '', redactor: this.redactor });
+      this.opened = opened;
+      this.digest = digestOf(opened, runId(this.options.env), true);
+      if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
+      this.showWarnings(opened, cacheDir);
+      return opened;
     } catch (error) {
       throw toSpecError(error, this.redactor);
     }
@@ -84,7 +160,7 @@ export class WorkerAuth {
 
   /** The config's warnings, written by the first worker of the run that opens the config. */
   private showWarnings({ file, warnings, loaded }: OpenedConfig, cacheDir: string): void {
-    if (warnings.length === 0 || !firstInRun(cacheDir, `warnings\0${loaded.contentHash}\0${this.runId()}`)) return;
+    if (warnings.length === 0 || !firstInRun(cacheDir, `warnings\0${loaded.contentHash}\0${runId(this.options.env)}`)) return;
     const count = `${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
     const text = `playwright-multiauth: ${count} in ${file} (shown once per run; \`multiauth validate\` lists them too):\n${warnings.map(renderIssue).join('\n')}\n`;
     (this.options.warn ?? ((t: string) => process.stderr.write(t)))(text);
@@ -94,24 +170,13 @@ export class WorkerAuth {
     return { redactor: this.redactor, browser: this.options.browser };
   }
 
-  private cacheDir(configFile: string): string {
-    const dir = this.options.env.MULTIAUTH_CACHE_DIR;
-    if (dir) return isAbsolute(dir) ? dir : resolve(this.options.baseDir, dir);
-    return resolve(dirname(configFile), '.auth');
-  }
-
-  /** Workers are children of one runner process, so its pid names the run; MULTIAUTH_RUN_ID overrides it. */
-  private runId(): string {
-    return this.options.env.MULTIAUTH_RUN_ID ?? String(process.ppid);
-  }
-
   /**
    * Sessions are reused across runs while valid unless MULTIAUTH_CACHE=off; then they are shared
    * within this run only.
    */
   private scopeKey(contentHash: string): string {
     const mode = (this.options.env.MULTIAUTH_CACHE ?? 'on').toLowerCase();
-    if (mode === 'off' || mode === '0' || mode === 'false') return `${contentHash}:run:${this.runId()}`;
+    if (mode === 'off' || mode === '0' || mode === 'false') return `${contentHash}:run:${runId(this.options.env)}`;
     return contentHash;
   }
 }

@@ -2,23 +2,101 @@
  * runtime/: runs a user's compiled procedure (template -> request -> send -> extract -> inject)
  * and applies the resulting Session to outgoing requests. Knows nothing of Playwright Test.
  *
+ * The front door of the layer. Every Playwright worker imports it, and most workers of a run only
+ * read sessions that another signed in: so what signs in (the engine, the transport with undici and
+ * tough-cookie, the browser runner, digest) is loaded on the first call of the functions below that
+ * need it, not when this module is imported.
+ *
  * @example
  * import { authenticate, applySession } from './runtime/index.js';
  * const session = await authenticate(plan, 'alice', { redactor });
  * const signed = applySession(session, { method: 'GET', url: 'https://api.test/me', headers: [] });
  */
-export { authenticate, refreshSession, findPlanUser, type AuthenticateOptions } from './engine/authenticate.js';
-export { runProcedure, type ProcedureRun } from './engine/run-procedure.js';
+import { createRequire } from 'node:module';
+import type { ConfigIssue } from '../core/errors.js';
+import type { Plan } from '../compile/plan.js';
+import type { AuthenticateOptions } from './engine/authenticate.js';
+import type { CliBrowserOptions } from './protocols/browser/launch.js';
+import type { Session } from './session/session.js';
+
+export { findPlanUser } from './engine/find-user.js';
 export { applySession, newSession, sessionSecrets, type OutgoingRequest } from './session/apply.js';
+export { applySessionBody, bodyKind, type BodyKind } from './session/apply-body.js';
+export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
-export { mergeRefreshed } from './engine/refresh-merge.js';
-export { preflight } from './engine/preflight.js';
-export { sendRequest } from './http/transport.js';
-export { newCookieJar, jarContents } from './http/cookie-jar.js';
-export { closeDispatchers } from './http/dispatcher.js';
-export type { ResolvedRequest, SendOptions } from './http/types.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
-export { buildWireRequest, type WireRequest } from './engine/steps/wire-request.js';
-export type { StepContext, StepResult, StepRunner } from './engine/steps/step.js';
+export type { AuthenticateOptions } from './engine/authenticate.js';
+export type { CliBrowserOptions } from './protocols/browser/launch.js';
+export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, DigestSessionState, OriginStorage } from './session/session.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
+export type { DigestAnswer, DigestTarget } from './protocols/digest/index.js';
+
+// Synchronous for what must answer synchronously (opening a config, which authUsers() does while
+// playwright.config.ts loads); the rest loads with import().
+const load = createRequire(import.meta.url);
+
+/**
+ * Problems of a plan that only the runtime can see before it runs (browser commands a step could not
+ * run); loads their checkers on first use.
+ *
+ * @example
+ * const issues = preflight(plan); // [{ severity: 'error', path: [...], message: '...' }]
+ */
+export function preflight(plan: Plan): ConfigIssue[] {
+  return (load('./engine/preflight.js') as typeof import('./engine/preflight.js')).preflight(plan);
+}
+
+/**
+ * Signs `userName` in: runs the user's procedure and returns the Session (loads the engine on first use).
+ *
+ * @example
+ * const session = await authenticate(plan, 'alice', { redactor });
+ */
+export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
+  return (await import('./engine/authenticate.js')).authenticate(plan, userName, options);
+}
+
+/**
+ * Refreshes a session with the user's refresh operation, or signs in again when the plan says so
+ * (loads the engine on first use).
+ *
+ * @example
+ * const fresh = await refreshSession(plan, session, { redactor });
+ */
+export async function refreshSession(plan: Plan, session: Session, options: AuthenticateOptions): Promise<Session> {
+  return (await import('./engine/authenticate.js')).refreshSession(plan, session, options);
+}
+
+/**
+ * Closes the connection pools of this process's sign-ins, so a CLI command can exit; nothing to do
+ * when nothing was sent.
+ *
+ * @example
+ * await closeDispatchers();
+ */
+export async function closeDispatchers(): Promise<void> {
+  return (await import('./http/dispatcher.js')).closeDispatchers();
+}
+
+/**
+ * A browser for `multiauth login` of a browser user (loads the browser runner on first use).
+ *
+ * @example
+ * const { browser, close } = await launchBrowserForCli({ env: process.env });
+ */
+export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
+  return (await import('./protocols/browser/launch.js')).launchBrowserForCli(options);
+}
+
+/**
+ * The digest answerer, for clients that answer `WWW-Authenticate: Digest` challenges themselves
+ * (`authedRequest`); loaded when a digest user first sends a request.
+ *
+ * @example
+ * const answerChallenge = await digestAnswerer();
+ * const answer = answerChallenge(session.digest, { method: 'GET', url }, challenge);
+ */
+export async function digestAnswerer(): Promise<typeof import('./protocols/digest/index.js').answerChallenge> {
+  return (await import('./protocols/digest/index.js')).answerChallenge;
+}

@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { MultiAuthError } from '../core/errors.js';
 
 /** The `.gitignore` written into the cache directory: nothing in it may ever be committed. */
@@ -24,4 +24,17 @@ export function ensureCacheDir(dir: string): void {
       hint: 'Make the directory writable, or point MULTIAUTH_CACHE_DIR at one that is.',
     });
   }
+}
+
+/**
+ * The session cache directory of a config: `MULTIAUTH_CACHE_DIR` (relative to `baseDir`, the
+ * Playwright config's folder), else `.auth/` beside the config file.
+ *
+ * @example
+ * cacheDirFor('/repo/multiauth.yaml', process.env, '/repo'); // '/repo/.auth'
+ */
+export function cacheDirFor(configFile: string, env: Record<string, string | undefined>, baseDir: string): string {
+  const dir = env.MULTIAUTH_CACHE_DIR;
+  if (dir) return isAbsolute(dir) ? dir : resolve(baseDir, dir);
+  return resolve(dirname(configFile), '.auth');
 }

@@ -1,10 +1,42 @@
 /**
  * Sessions across workers and runs: memo, 0600 cache files, cross-process lock, refresh once; and
  * `openConfig`, the one way a config is opened for signing in.
+ *
+ * The front door of the layer. Opening a config loads the loader, the schema, the compiler and the
+ * checks, which cost a Playwright worker more CPU than anything else it does before its first test;
+ * a worker of a run whose sessions are cached never needs them ({@link readRunDigest}), so
+ * {@link openConfig} loads them on its first call.
  */
+import { createRequire } from 'node:module';
+import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
+
 export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
-export { ensureCacheDir } from './cache-dir.js';
+export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
-export { openConfig, configFile, type OpenConfigOptions, type OpenedConfig } from './open-config.js';
+export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
+export { digestOf, quickConfigKey, readRunDigest, runId, writeRunDigest, type RunDigest } from './run-digest.js';
+export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
+
+// Synchronous on purpose: authUsers() runs while playwright.config.ts loads, where nothing async can.
+const load = createRequire(import.meta.url);
+
+/**
+ * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file
+ * (`multiauth.yaml`, `.yml`, `.json`), loads it (YAML or JSON, `${ENV}` and `.env`), validates it,
+ * compiles it, makes the plan's paths absolute, runs `checkPlan` and the runtime's `preflight`,
+ * locates every issue at `file:line:col` (compile errors too), and registers the plan's secrets.
+ *
+ * @throws MultiAuthError `CONFIG_NOT_FOUND` when there is no config (with `notFoundHint`), or the
+ *   file cannot be read.
+ * @throws ConfigInvalidError with every issue of the file (warnings too), located, sorted and masked,
+ *   when any is an error.
+ * @example
+ * const { plan, warnings, redactor } = openConfig({
+ *   baseDir: process.cwd(), env: process.env, notFoundHint: 'Pass the config file with -c FILE.',
+ * });
+ */
+export function openConfig(options: OpenConfigOptions): OpenedConfig {
+  return (load('./open-config.js') as typeof import('./open-config.js')).openConfig(options);
+}

@@ -1,4 +1,3 @@
-import lockfile from 'proper-lockfile';
 import { MultiAuthError } from '../core/errors.js';
 
 /** Options of {@link withFileLock}. */
@@ -27,6 +26,8 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, option
   const maxTimeout = 250;
   let compromised: Error | undefined;
   let release: () => Promise<void>;
+  // Loaded here, not at import: a worker whose sessions are all cached never takes a lock.
+  const { default: lockfile } = await import('proper-lockfile');
   try {
     release = await lockfile.lock(path, {
       realpath: false,

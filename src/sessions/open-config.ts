@@ -1,10 +1,11 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { ConfigInvalidError, MultiAuthError, type ConfigIssue } from '../core/errors.js';
 import { redactIssue } from '../core/error-context.js';
 import { Redactor } from '../core/redactor.js';
-import { CONFIG_FILE_NAMES, findConfigFile, loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
+import { loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
 import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
-import { preflight } from '../runtime/engine/preflight.js';
+import { preflight } from '../runtime/index.js';
+import { configFile } from './config-file.js';
 
 /** Options of {@link openConfig}. */
 export interface OpenConfigOptions {
@@ -81,23 +82,4 @@ export function openConfig(options: OpenConfigOptions): OpenedConfig {
   ]).map((issue) => redactIssue(issue, redactor));
   if (issues.some((issue) => issue.severity === 'error')) throw new ConfigInvalidError(file, issues);
   return { file, loaded, plan, warnings: issues, redactor };
-}
-
-/**
- * The config file {@link openConfig} reads: the one named (made absolute against `baseDir`), else
- * the first of `multiauth.yaml`, `multiauth.yml`, `multiauth.json` in `baseDir`.
- *
- * @throws MultiAuthError `CONFIG_NOT_FOUND` naming the three names, with `notFoundHint`.
- * @example
- * configFile({ baseDir: '/repo', env: {}, notFoundHint: '...' }); // '/repo/multiauth.yaml'
- */
-export function configFile(options: Pick<OpenConfigOptions, 'file' | 'baseDir' | 'notFoundHint'>): string {
-  const { file, baseDir } = options;
-  if (file) return isAbsolute(file) ? file : resolve(baseDir, file);
-  const found = findConfigFile(baseDir);
-  if (found) return found;
-  const names = CONFIG_FILE_NAMES.slice(0, -1).join(', ');
-  throw new MultiAuthError('CONFIG_NOT_FOUND', `no ${names} or ${CONFIG_FILE_NAMES.at(-1)} in ${baseDir}`, {
-    hint: options.notFoundHint,
-  });
 }

@@ -1,5 +1,4 @@
-import type { Session } from '../runtime/session/session.js';
-import { needsRefresh } from '../runtime/engine/expiry.js';
+import { needsRefresh, type Session } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';

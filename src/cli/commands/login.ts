@@ -1,6 +1,5 @@
-import { authenticate, findPlanUser } from '../../runtime/engine/authenticate.js';
+import { authenticate, closeDispatchers, findPlanUser, launchBrowserForCli } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
-import { closeDispatchers } from '../../runtime/http/dispatcher.js';
 import type { Plan, PlanUser } from '../../compile/plan.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
@@ -41,9 +40,9 @@ export const loginCommand: Command = {
 
     const user = findPlanUser(plan, userName);
     let session;
-    // playwright-core loads only when this user signs in through a browser.
+    // playwright-core loads only when this user signs in through a browser (the runtime's door loads it lazily).
     const browser = usesBrowser(plan, user)
-      ? await (await import('../../runtime/protocols/browser/launch.js')).launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
+      ? await launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
       : undefined;
     try {
       session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });

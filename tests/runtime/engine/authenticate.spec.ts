@@ -2,7 +2,8 @@ import { test, expect } from '@playwright/test';
 import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../../src/compile/plan.js';
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { MASK, Redactor } from '../../../src/core/redactor.js';
-import { authenticate, findPlanUser } from '../../../src/runtime/engine/authenticate.js';
+import { authenticate } from '../../../src/runtime/engine/authenticate.js';
+import { findPlanUser } from '../../../src/runtime/engine/find-user.js';
 import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers.js';
 
 let server: RunningServer;

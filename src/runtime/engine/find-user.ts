@@ -1,0 +1,34 @@
+import { MultiAuthError } from '../../core/errors.js';
+import { didYouMean } from '../../core/suggest.js';
+import type { Plan, PlanUser } from '../../compile/plan.js';
+
+// Apart from authenticate.ts, which loads the transport: the CLI looks users up before it signs in.
+
+/**
+ * The user of that name, or `USER_UNKNOWN` listing the closest name and how many users there are.
+ *
+ * @example
+ * findPlanUser(plan, 'alice').procedure; // 'login'
+ */
+export function findPlanUser(plan: Plan, userName: string): PlanUser {
+  const user = usersByName(plan).get(userName);
+  if (user) return user;
+  const names = plan.users.map((candidate) => candidate.name);
+  throw new MultiAuthError('USER_UNKNOWN', `no user named "${userName}"${didYouMean(userName, names)}`, {
+    details: [`users: ${names.length ? names.join(', ') : '(none)'}`],
+    hint: 'Use a name from the config\'s users or preset users (`multiauth users` lists them).',
+  });
+}
+
+const userIndexes = new WeakMap<Plan, { users: PlanUser[]; length: number; byName: Map<string, PlanUser> }>();
+
+/** The plan's users by name (the first of a name wins, as with `find`), indexed once: plans have hundreds of users. */
+function usersByName(plan: Plan): Map<string, PlanUser> {
+  let index = userIndexes.get(plan);
+  if (!index || index.users !== plan.users || index.length !== plan.users.length) {
+    const byName = new Map<string, PlanUser>();
+    for (const user of plan.users) if (!byName.has(user.name)) byName.set(user.name, user);
+    userIndexes.set(plan, (index = { users: plan.users, length: plan.users.length, byName }));
+  }
+  return index.byName;
+}

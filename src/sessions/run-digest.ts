@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ensureCacheDir } from './cache-dir.js';
+import type { OpenedConfig } from './open-config.js';
+
+/**
+ * What the first worker of a run learned by opening the config (reading, validating, compiling it),
+ * for the other workers of the run: with it and a cached session they start without opening the
+ * config again, which costs more CPU than everything else a worker does before its first test.
+ * It holds only what is no secret: hashes, user names, the scope's URLs, which users use mTLS.
+ */
+export interface RunDigest {
+  /** The run that wrote it ({@link runId}); a digest of another run is not used. */
+  run: string;
+  /** The config's content hash (`LoadedConfig.contentHash`): the session cache key. */
+  contentHash: string;
+  /** The configured users, in order. */
+  users: string[];
+  /** The plan's `scope`: origins that receive the injected credentials. */
+  scope: string[];
+  /** Users whose requests present the config's mTLS certificates. */
+  mtlsUsers: string[];
+  /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
+  checked: boolean;
+}
+
+/** `${NAME}` references as the config's env substitution reads them. */
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * A key for a config file as the environment would substitute it, computed without parsing it:
+ * SHA-256 over the file's text, the `.env` beside it, and the value of every `${NAME}` the text names.
+ * Two workers of one run get the same key for the same config; any edit or changed value gives another.
+ *
+ * @example
+ * quickConfigKey('/repo/multiauth.yaml', process.env); // '3f2a…' (64 hex digits)
+ */
+export function quickConfigKey(file: string, env: Record<string, string | undefined>): string {
+  const text = readFileSync(file, 'utf8');
+  let dotenv = '';
+  try {
+    dotenv = readFileSync(join(dirname(file), '.env'), 'utf8');
+  } catch {
+    // No .env: the environment alone fills the references.
+  }
+  const names = [...new Set(Array.from(text.matchAll(REFERENCE), (m) => m[1] as string))].sort();
+  const hash = createHash('sha256').update('multiauth-run-digest-1\0').update(text).update('\0').update(dotenv);
+  for (const name of names) hash.update(`\0${name}\0${env[name] === undefined ? '\u0001unset' : env[name]}`);
+  return hash.digest('hex');
+}
+
+/**
+ * The id of this Playwright run as every process of it sees it: `MULTIAUTH_RUN_ID` when set, else the
+ * runner's pid (a worker's parent; the runner itself when it loads `playwright.config.ts`).
+ *
+ * @example
+ * runId(process.env); // '41234'
+ */
+export function runId(env: Record<string, string | undefined>): string {
+  if (env.MULTIAUTH_RUN_ID) return env.MULTIAUTH_RUN_ID;
+  return String(env.TEST_WORKER_INDEX === undefined ? process.pid : process.ppid);
+}
+
+function digestPath(cacheDir: string, key: string): string {
+  return join(cacheDir, `config-${key.slice(0, 32)}.json`);
+}
+
+/**
+ * The digest an earlier process of this run left for the config with this key, or undefined (none,
+ * another run's, or unreadable: the caller then opens the config itself).
+ *
+ * @example
+ * const digest = readRunDigest('.auth', quickConfigKey(file, env), runId(env));
+ */
+export function readRunDigest(cacheDir: string, key: string, run: string): RunDigest | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(digestPath(cacheDir, key), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isDigest(data) || data.run !== run) return undefined;
+  return data;
+}
+
+/**
+ * Leaves the digest for the other processes of the run: written atomically, mode 0600, in the
+ * session cache directory. A failure to write only costs the others a config opening of their own.
+ *
+ * @example
+ * writeRunDigest('.auth', key, { run: runId(env), contentHash, users, scope, mtlsUsers, checked: true });
+ */
+export function writeRunDigest(cacheDir: string, key: string, digest: RunDigest): void {
+  try {
+    ensureCacheDir(cacheDir);
+    const path = digestPath(cacheDir, key);
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(digest), { mode: 0o600 });
+    renameSync(temp, path);
+  } catch {
+    // Best effort: see above.
+  }
+}
+
+function isDigest(data: unknown): data is RunDigest {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as Record<string, unknown>;
+  const strings = (v: unknown) => Array.isArray(v) && v.length <= 100_000 && v.every((s) => typeof s === 'string');
+  return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
+    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && typeof d.checked === 'boolean';
+}
+
+/**
+ * The digest of a config this process opened, for the other processes of run `run`; `checked`:
+ * whether it was opened with `checkPlan` and `preflight`.
+ *
+ * @example
+ * writeRunDigest(cacheDir, key, digestOf(openConfig(options), runId(env), true));
+ */
+export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>, run: string, checked: boolean): RunDigest {
+  return {
+    run,
+    contentHash: loaded.contentHash,
+    users: plan.users.map((user) => user.name),
+    scope: [...plan.scope],
+    mtlsUsers: plan.users.filter((user) => user.mtls).map((user) => user.name),
+    checked,
+  };
+}
