@@ -2,7 +2,7 @@ import type { PlanCredentials, PlanUser } from '../../compile/plan.js';
 import type { HeaderPair } from '../http/observation.js';
 import type { Session } from './session.js';
 import { applyBodyRules, type OutgoingBody } from './apply-body.js';
-import { cookiesForHeader, isDomainless, type CookiesInJar } from './cookie-match.js';
+import { cookiesForUrl } from './cookie-match.js';
 import { combineHeaders, hasHeader, sessionHeaders } from './headers.js';
 import { cloneJson } from '../../core/json-path.js';
 import { appendQuery } from './merge.js';
@@ -23,8 +23,12 @@ export interface OutgoingRequest<Body extends OutgoingBody = string> {
 
 /** How the sender carries cookies: see {@link applySession}. */
 export interface ApplyOptions {
-  /** Session cookies the sender's own cookie jar holds (default `none`: all go in `Cookie`). */
-  cookiesInJar?: CookiesInJar;
+  /**
+   * The sender's own cookie jar holds the session's cookies (bound to the request's host when they
+   * have no domain), so none go in the `Cookie` header: Playwright's senders, whose jar also keeps
+   * the cookies the tested app sets. Default false: a bare client (undici, curl, a script).
+   */
+  cookieJar?: boolean;
 }
 
 /**
@@ -35,10 +39,10 @@ export interface ApplyOptions {
  * - headers: each session header is added unless the request already has a header of that name
  *   (ignoring case): the request wins, as with Playwright's `extraHTTPHeaders`. Then every name
  *   is sent as one field, several values joined (`combineHeaders` says why): all senders agree.
- * - cookies: the session cookies that match the URL (domain, path, secure; cookies without a domain
- *   always) and that the sender's jar does not hold (`options.cookiesInJar`) are added to the
- *   `Cookie` header, values as stored (already in wire form); a cookie the request already sends
- *   under the same name wins.
+ * - cookies: unless the sender's own jar holds them (`options.cookieJar`), the session cookies that
+ *   match the URL (domain, path, secure; cookies without a domain always) are added to the `Cookie`
+ *   header, values as stored (already in wire form); a cookie the request already sends under the
+ *   same name wins.
  * - query: session parameters are appended after any query the URL has, URL-encoded once; a name
  *   the URL already has wins.
  * - body: only when the request has a non-empty body: `merge` by the spec's body rules, then `set`
@@ -60,7 +64,7 @@ export function applySession<Body extends OutgoingBody = string>(
   options: ApplyOptions = {},
 ): OutgoingRequest<Body> {
   const added = sessionHeaders(session).filter(([name]) => !hasHeader(request.headers, name));
-  const cookies = cookiesForHeader(session.cookies, request.url, options.cookiesInJar ?? 'none');
+  const cookies = options.cookieJar ? [] : cookiesForUrl(session.cookies, request.url);
   let headers = combineHeaders([...request.headers, ...added]);
   if (cookies.length) headers = withCookies(headers, cookies.map((c) => `${c.name}=${c.value}`));
 
@@ -78,18 +82,17 @@ export function applySession<Body extends OutgoingBody = string>(
 }
 
 /**
- * Whether applying the session to requests changes anything a sender's jar does not already
- * carry: headers, query parameters, body rules, or cookies that must go in the `Cookie` header.
- * Browser routing costs a round trip per request, so it is installed only then.
+ * Whether applying the session changes requests: headers, query parameters, body rules, or
+ * cookies, unless the sender's jar holds them (`cookieJar`). Browser routing costs a round trip per
+ * request, so it is installed only then.
  *
  * @example
- * changesRequests(session, 'all'); // false for a session of cookies only
+ * changesRequests(session, true); // false for a session of cookies only
  */
-export function changesRequests(session: Session, cookiesInJar: CookiesInJar): boolean {
+export function changesRequests(session: Session, cookieJar: boolean): boolean {
   if (Object.keys(session.headers).length > 0 || Object.keys(session.query).length > 0) return true;
   if (session.body.merge !== undefined || Object.keys(session.body.set).length > 0) return true;
-  if (cookiesInJar === 'none') return session.cookies.length > 0;
-  return cookiesInJar === 'with-domain' && session.cookies.some(isDomainless);
+  return !cookieJar && session.cookies.length > 0;
 }
 
 /** Cookie pairs added to the request's own `Cookie` field, or as a new one; the request's names win. */

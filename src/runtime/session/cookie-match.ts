@@ -28,7 +28,7 @@ export function cookieMatchesUrl(cookie: ObservedCookie, url: string): boolean {
 
 /**
  * Whether a session cookie has no domain: a cookie injection or a static credentials cookie. Such a
- * cookie goes to every host the session is applied to; a client with its own cookie jar (a browser
+ * cookie goes to every host the session is applied to; a sender with its own cookie jar (a browser
  * context, an `APIRequestContext`) can hold it only once it is bound to a host.
  *
  * @example
@@ -39,27 +39,16 @@ export function isDomainless(cookie: ObservedCookie): boolean {
 }
 
 /**
- * Which of a session's cookies the sending client's own cookie jar already holds, so that they are
- * not sent twice: `none` (a bare client: undici, curl, a script), `with-domain` (the jar was given
- * the cookies that have a domain), `all` (and those without one, bound to the request's host).
- * A jar is preferred where there is one: it also keeps the cookies the tested app sets.
- */
-export type CookiesInJar = 'none' | 'with-domain' | 'all';
-
-/**
  * The session cookies a request to `url` carries in its `Cookie` header: those that match the URL
- * ({@link cookieMatchesUrl}) and that the client's jar does not hold already, first of each name.
+ * ({@link cookieMatchesUrl}), the first of each name.
  *
  * @example
- * cookiesForHeader(session.cookies, 'https://api.test/x', 'with-domain'); // the domain-less ones only
+ * cookiesForUrl(session.cookies, 'https://api.test/x'); // the api.test cookies and the domain-less ones
  */
-export function cookiesForHeader(cookies: readonly ObservedCookie[], url: string, jar: CookiesInJar): ObservedCookie[] {
-  if (jar === 'all') return [];
+export function cookiesForUrl(cookies: readonly ObservedCookie[], url: string): ObservedCookie[] {
   const out: ObservedCookie[] = [];
   for (const cookie of cookies) {
-    if (jar === 'with-domain' && !isDomainless(cookie)) continue;
-    if (!cookieMatchesUrl(cookie, url) || out.some((c) => c.name === cookie.name)) continue;
-    out.push(cookie);
+    if (cookieMatchesUrl(cookie, url) && !out.some((c) => c.name === cookie.name)) out.push(cookie);
   }
   return out;
 }

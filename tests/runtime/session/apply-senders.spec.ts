@@ -1,14 +1,14 @@
 import { test, expect } from '@playwright/test';
 import { applySession, changesRequests, type OutgoingRequest } from '../../../src/runtime/session/apply.js';
 import type { OutgoingBody } from '../../../src/runtime/session/apply-body.js';
-import { cookiesForHeader } from '../../../src/runtime/session/cookie-match.js';
+import { cookiesForUrl } from '../../../src/runtime/session/cookie-match.js';
 import { combineHeaders, sessionHeaders } from '../../../src/runtime/session/headers.js';
 import { makeTestSession as session } from '../../support/session.js';
 
 /**
  * What every sender of a session relies on (authedRequest, browser routing, scripts reading
- * `multiauth login --json`): one header rule, cookies that a sender's jar holds left out of the
- * `Cookie` header, and bodies kept in the form the sender holds them.
+ * `multiauth login --json`): one header rule, cookies left out of the `Cookie` header when the
+ * sender's own jar holds them, and bodies kept in the form the sender holds them.
  */
 
 function post<Body extends OutgoingBody>(body: Body, headers: OutgoingRequest['headers'] = []): OutgoingRequest<Body> {
@@ -58,7 +58,7 @@ test("the request's own repeated fields are combined by the same rule", () => {
   ]);
 });
 
-test('cookiesInJar: cookies the sender keeps in its own jar stay out of the Cookie header', () => {
+test('cookieJar: when the sender keeps the cookies in its own jar, none go in the Cookie header', () => {
   const s = session({
     cookies: [
       { name: 'sid', value: 'jar', domain: 'api.test', path: '/' },
@@ -67,23 +67,19 @@ test('cookiesInJar: cookies the sender keeps in its own jar stay out of the Cook
   });
   const url = 'https://api.test/me';
   expect(applySession(s, { method: 'GET', url, headers: [] }).headers).toEqual([['Cookie', 'sid=jar; token=injected']]);
-  expect(applySession(s, { method: 'GET', url, headers: [] }, { cookiesInJar: 'with-domain' }).headers).toEqual([['Cookie', 'token=injected']]);
-  expect(applySession(s, { method: 'GET', url, headers: [['cookie', 'sid=jar']] }, { cookiesInJar: 'with-domain' }).headers).toEqual([
-    ['cookie', 'sid=jar; token=injected'],
-  ]);
-  expect(applySession(s, { method: 'GET', url, headers: [] }, { cookiesInJar: 'all' }).headers).toEqual([]);
+  expect(applySession(s, { method: 'GET', url, headers: [] }, { cookieJar: true }).headers).toEqual([]);
+  expect(applySession(s, { method: 'GET', url, headers: [['cookie', 'sid=jar']] }, { cookieJar: true }).headers).toEqual([['cookie', 'sid=jar']]);
 });
 
-test('cookiesForHeader: matching cookies, the first of each name', () => {
+test('cookiesForUrl: matching cookies, the first of each name', () => {
   const cookies = [
     { name: 'a', value: '1', domain: 'other.test' },
     { name: 'a', value: '2', domain: 'api.test' },
     { name: 'a', value: '3' },
     { name: 'b', value: '4' },
   ];
-  expect(cookiesForHeader(cookies, 'https://api.test/', 'none').map((c) => c.value)).toEqual(['2', '4']);
-  expect(cookiesForHeader(cookies, 'https://api.test/', 'with-domain').map((c) => c.value)).toEqual(['3', '4']);
-  expect(cookiesForHeader(cookies, 'not a url', 'none').map((c) => c.value)).toEqual(['3', '4']);
+  expect(cookiesForUrl(cookies, 'https://api.test/').map((c) => c.value)).toEqual(['2', '4']);
+  expect(cookiesForUrl(cookies, 'not a url').map((c) => c.value)).toEqual(['3', '4']);
 });
 
 test('query: a name the URL already has wins, whatever put it there; values encoded once', () => {
@@ -122,16 +118,13 @@ test('body: an empty body gets nothing, for every sender alike', () => {
   expect(applySession(s, post('')).body).toBe('');
 });
 
-test('changesRequests: only sessions that add something the jar does not carry', () => {
-  expect(changesRequests(session(), 'none')).toBe(false);
-  expect(changesRequests(session({ headers: { A: ['1'] } }), 'all')).toBe(true);
-  expect(changesRequests(session({ query: { q: ['1'] } }), 'all')).toBe(true);
-  expect(changesRequests(session({ body: { set: { t: 'x' } } }), 'all')).toBe(true);
-  expect(changesRequests(session({ body: { merge: { a: 1 }, set: {} } }), 'all')).toBe(true);
-  const withDomain = session({ cookies: [{ name: 'sid', value: '1', domain: 'api.test' }] });
-  expect(changesRequests(withDomain, 'none')).toBe(true);
-  expect(changesRequests(withDomain, 'with-domain')).toBe(false);
-  const injected = session({ cookies: [{ name: 'token', value: '1' }] });
-  expect(changesRequests(injected, 'with-domain')).toBe(true);
-  expect(changesRequests(injected, 'all')).toBe(false);
+test('changesRequests: only sessions that add something the sender does not carry already', () => {
+  expect(changesRequests(session(), false)).toBe(false);
+  expect(changesRequests(session({ headers: { A: ['1'] } }), true)).toBe(true);
+  expect(changesRequests(session({ query: { q: ['1'] } }), true)).toBe(true);
+  expect(changesRequests(session({ body: { set: { t: 'x' } } }), true)).toBe(true);
+  expect(changesRequests(session({ body: { merge: { a: 1 }, set: {} } }), true)).toBe(true);
+  const cookies = session({ cookies: [{ name: 'sid', value: '1', domain: 'api.test' }, { name: 'token', value: '1' }] });
+  expect(changesRequests(cookies, false)).toBe(true);
+  expect(changesRequests(cookies, true)).toBe(false);
 });
