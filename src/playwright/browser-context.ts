@@ -1,16 +1,19 @@
 import type { BrowserContext, Route, Request } from 'playwright-core';
 import type { Session } from '../runtime/session/session.js';
-import { applySession } from '../runtime/session/apply.js';
-import { domainlessCookies, toStorageState } from './storage-state.js';
-import { needsRequestRewrite } from './request-injection.js';
+import { applySession, changesRequests } from '../runtime/session/apply.js';
+import { isDomainless } from '../runtime/session/cookie-match.js';
+import { toStorageState } from './storage-state.js';
+import { bindDomainlessCookies } from './cookie-binding.js';
+import { headerPairs, playwrightHeaders } from './headers.js';
 import type { LiveSession } from './authed-request.js';
 import type { ResolvedScope } from './scope.js';
 
 /**
  * Makes a browser context carry the user's current session on every request inside the scope,
- * and nothing outside it: headers, query parameters, body injections (and domain-less cookies when
- * no host is known) through routing; cookies with a domain and localStorage come in through
- * `storageState`, and are renewed in the context when the session is refreshed.
+ * and nothing outside it: `applySession` decides what each request carries, and routing hands it
+ * to the browser. Cookies and localStorage come in through `storageState` (cookies without a
+ * domain bound to the scope's hosts; with none, to each host as requests go there), and are
+ * renewed in the context when the session is refreshed.
  *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
@@ -27,22 +30,20 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     }
     return session;
   };
-  const headerOnly = scope.hosts.length > 0;
-  if (!needsRequestRewrite(initial) && !(!headerOnly && domainlessCookies(initial).length > 0)) return;
+  // Cookies travel in the context's jar: storageState binds injected ones to the scope's hosts;
+  // with no hosts known, they are bound to each host as requests go there.
+  const bind = bindDomainlessCookies(context, scope.hosts);
+  const unbound = scope.hosts.length === 0 && initial.cookies.some(isDomainless);
+  if (!changesRequests(initial, true) && !unbound) return;
   const handler = async (route: Route, request: Request): Promise<void> => {
     const session = await latest();
-    // Cookies reach the page through its jar when a host is known; the Cookie header otherwise.
-    const rules = headerOnly ? { ...session, cookies: [] } : { ...session, cookies: domainlessCookies(session) };
-    const out = applySession(rules, {
-      method: request.method(),
-      url: request.url(),
-      headers: Object.entries(await request.allHeaders()),
-      body: request.postData() ?? undefined,
-    });
+    await bind(session, request.url());
+    const postData = request.postData() ?? undefined;
+    const out = applySession(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), body: postData }, { cookieJar: true });
     await route.fallback({
       url: out.url === request.url() ? undefined : out.url,
-      headers: Object.fromEntries(out.headers.map(([name, value]) => [name.toLowerCase(), value])),
-      postData: out.body !== undefined && out.body !== request.postData() ? out.body : undefined,
+      headers: playwrightHeaders(out.headers),
+      postData: typeof out.body === 'string' && out.body !== postData ? out.body : undefined,
     });
   };
   for (const glob of scope.globs) await context.route(glob, handler);

@@ -1,5 +1,6 @@
 import type { ObservedCookie } from '../runtime/http/observation.js';
 import type { Session } from '../runtime/session/session.js';
+import { isDomainless } from '../runtime/session/cookie-match.js';
 
 /** A cookie in Playwright's `storageState` shape. */
 export interface StorageCookie {
@@ -20,26 +21,28 @@ export interface StorageState {
 }
 
 /**
- * A session's cookies and localStorage in Playwright's `storageState` shape. Cookies that came
- * without a domain (cookie injections) are set for each of `hosts`; with no hosts they are left out
- * here and sent as a header instead (see {@link domainlessCookies}).
+ * A session's cookies and localStorage in Playwright's `storageState` shape; cookies as
+ * {@link jarCookies} binds them to `hosts`.
  *
  * @example
  * toStorageState(session, ['127.0.0.1']);
  * @see https://playwright.dev/docs/api/class-browsercontext#browser-context-storage-state
  */
 export function toStorageState(session: Session, hosts: string[]): StorageState {
-  const cookies: StorageCookie[] = [];
-  for (const cookie of session.cookies) {
-    const domains = cookie.domain ? [cookie.domain] : hosts;
-    for (const domain of domains) cookies.push(toStorageCookie(cookie, domain));
-  }
-  return { cookies, origins: session.origins };
+  return { cookies: jarCookies(session.cookies, hosts), origins: session.origins };
 }
 
-/** Cookies of the session that have no domain: they follow the scope rather than a host. */
-export function domainlessCookies(session: Session): ObservedCookie[] {
-  return session.cookies.filter((c) => !c.domain);
+/**
+ * Session cookies as a Playwright cookie jar holds them. A cookie with a domain is kept as it is;
+ * one without (a cookie injection) can enter a jar only bound to a host, so it is set once for
+ * each of `hosts`, and left out when there are none (`bindDomainlessCookies` then binds it to
+ * each host as requests go there).
+ *
+ * @example
+ * jarCookies([{ name: 'token', value: 't' }], ['127.0.0.1']); // [{ name: 'token', domain: '127.0.0.1', path: '/', ... }]
+ */
+export function jarCookies(cookies: readonly ObservedCookie[], hosts: readonly string[]): StorageCookie[] {
+  return cookies.flatMap((cookie) => (isDomainless(cookie) ? hosts : [cookie.domain as string]).map((domain) => toStorageCookie(cookie, domain)));
 }
 
 function toStorageCookie(cookie: ObservedCookie, domain: string): StorageCookie {

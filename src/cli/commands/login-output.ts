@@ -1,6 +1,7 @@
 import type { Redactor } from '../../core/redactor.js';
 import type { ObservedCookie } from '../../runtime/http/observation.js';
 import type { Session } from '../../runtime/session/session.js';
+import { sessionHeaders } from '../../runtime/session/headers.js';
 
 /**
  * The session as `multiauth login --json` prints it (DESIGN.md section 6): `user`, `headers`
@@ -27,7 +28,8 @@ export function sessionJson(session: Session, mask: (text: string) => string): R
 
 /**
  * The session for people: who, how it came, when it expires, then what every authenticated request
- * will carry. Values go through `mask`.
+ * will carry, headers as `applySession` sends them (one line per name, several values joined).
+ * Values go through `mask`.
  *
  * @example
  * io.stdout.write(sessionText(session, { procedure: 'login', now: Date.now(), mask: (t) => redactor.redact(t) }));
@@ -43,7 +45,7 @@ export function sessionText(session: Session, opts: { procedure?: string; now: n
     lines.push(`${title}:${entries.length ? '' : ' (none)'}`);
     for (const entry of entries) lines.push(`  ${entry}`);
   };
-  section('headers', Object.entries(session.headers).flatMap(([name, values]) => values.map((value) => `${name}: ${headerValue(name, value, mask)}`)));
+  section('headers', sessionHeaders(session).map(([name, value]) => `${name}: ${headerValue(name, value, mask)}`));
   section('cookies', session.cookies.map((cookie) => `${cookie.name}=${mask(cookie.value)}${cookieAttributes(cookie)}`));
   section('query', Object.entries(session.query).flatMap(([name, values]) => values.map((value) => `${name}=${mask(value)}`)));
   const body = [

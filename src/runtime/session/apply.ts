@@ -1,38 +1,56 @@
 import type { PlanCredentials, PlanUser } from '../../compile/plan.js';
 import type { HeaderPair } from '../http/observation.js';
 import type { Session } from './session.js';
-import { applySessionBody, bodyKind } from './apply-body.js';
-import { cookieMatchesUrl } from './cookie-match.js';
+import { applyBodyRules, type OutgoingBody } from './apply-body.js';
+import { cookiesForUrl } from './cookie-match.js';
+import { combineHeaders, hasHeader, sessionHeaders } from './headers.js';
 import { cloneJson } from '../../core/json-path.js';
 import { appendQuery } from './merge.js';
 import { basicAuthorization } from '../../core/basic-auth.js';
 
-/** A request about to be sent for a signed-in user: what {@link applySession} reads and returns. */
-export interface OutgoingRequest {
+/**
+ * A request about to be sent for a signed-in user: what {@link applySession} reads and returns.
+ * `Body` is text unless the sender serialises the body itself (see {@link OutgoingBody}).
+ */
+export interface OutgoingRequest<Body extends OutgoingBody = string> {
   method: string;
   /** Absolute URL (cookies with a domain are matched against it). */
   url: string;
   headers: HeaderPair[];
-  /** The body as text; absent = no body. */
-  body?: string;
+  /** The body; absent = no body. */
+  body?: Body;
+}
+
+/** How the sender carries cookies: see {@link applySession}. */
+export interface ApplyOptions {
+  /**
+   * The sender's own cookie jar holds the session's cookies (bound to the request's host when they
+   * have no domain), so none go in the `Cookie` header: Playwright's senders, whose jar also keeps
+   * the cookies the tested app sets. Default false: a bare client (undici, curl, a script).
+   */
+  cookieJar?: boolean;
 }
 
 /**
  * Applies a session to one outgoing request: the ONE place that decides what an authenticated
- * request carries (the fixtures' `authedRequest`, browser routing and the CLI all call it). Returns
- * a new request; `request` is not modified.
+ * request carries. `authedRequest`, browser routing and scripts reading `multiauth login --json`
+ * all send what it returns. Returns a new request; `request` is not modified.
  *
  * - headers: each session header is added unless the request already has a header of that name
- *   (ignoring case): the request wins, as with Playwright's `extraHTTPHeaders`. Several values of
- *   one header are sent as repeated headers.
- * - cookies: the session cookies that match the URL (domain, path, secure; cookies without a domain
- *   always) are added to the `Cookie` header, values as stored (already in wire form); a cookie the
- *   request already sends under the same name wins.
+ *   (ignoring case): the request wins, as with Playwright's `extraHTTPHeaders`. Then every name
+ *   is sent as one field, several values joined (`combineHeaders` says why): all senders agree.
+ * - cookies: unless the sender's own jar holds them (`options.cookieJar`), the session cookies that
+ *   match the URL (domain, path, secure; cookies without a domain always) are added to the `Cookie`
+ *   header, values as stored (already in wire form); a cookie the request already sends under the
+ *   same name wins.
  * - query: session parameters are appended after any query the URL has, URL-encoded once; a name
  *   the URL already has wins.
  * - body: only when the request has a non-empty body: `merge` by the spec's body rules, then `set`
- *   paths written into JSON object and form bodies (kind from `Content-Type`, else sniffed). A
- *   changed body drops any `Content-Length` header, for the sender to recompute.
+ *   paths written into JSON object and form bodies (kind from `Content-Type`, else sniffed; a
+ *   structured body by its form). A changed text body drops any `Content-Length` header, for the
+ *   sender to recompute.
+ * - HTTP Basic: the session carries it as an `Authorization` header when the user's credentials
+ *   ask for it (see {@link newSession}).
  *
  * Digest answers (`session.digest`) need the server's challenge and are the transport's concern.
  *
@@ -40,44 +58,53 @@ export interface OutgoingRequest {
  * applySession(session, { method: 'GET', url: 'https://api.test/me?x=1', headers: [] });
  * // { method: 'GET', url: 'https://api.test/me?x=1&tenant=acme', headers: [['Authorization', 'Bearer abc']] }
  */
-export function applySession(session: Session, request: OutgoingRequest): OutgoingRequest {
-  const headers: HeaderPair[] = request.headers.map(([n, v]) => [n, v]);
-  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
-  for (const [name, values] of Object.entries(session.headers)) {
-    if (has(name)) continue;
-    for (const value of values) headers.push([name, value]);
-  }
-
-  const cookieAt = headers.findIndex(([n]) => n.toLowerCase() === 'cookie');
-  const sent = new Set(
-    headers
-      .filter(([n]) => n.toLowerCase() === 'cookie')
-      .flatMap(([, v]) => v.split(';').map((pair) => pair.split('=', 1)[0]?.trim() ?? '')),
-  );
-  const added = session.cookies
-    .filter((c) => !sent.has(c.name) && cookieMatchesUrl(c, request.url))
-    .filter((c, i, all) => all.findIndex((o) => o.name === c.name) === i)
-    .map((c) => `${c.name}=${c.value}`);
-  if (added.length) {
-    const existing = cookieAt === -1 ? undefined : headers[cookieAt];
-    if (existing && existing[1].trim() !== '') existing[1] = `${existing[1]}; ${added.join('; ')}`;
-    else if (existing) existing[1] = added.join('; ');
-    else headers.push(['Cookie', added.join('; ')]);
-  }
+export function applySession<Body extends OutgoingBody = string>(
+  session: Session,
+  request: OutgoingRequest<Body>,
+  options: ApplyOptions = {},
+): OutgoingRequest<Body> {
+  const added = sessionHeaders(session).filter(([name]) => !hasHeader(request.headers, name));
+  const cookies = options.cookieJar ? [] : cookiesForUrl(session.cookies, request.url);
+  let headers = combineHeaders([...request.headers, ...added]);
+  if (cookies.length) headers = withCookies(headers, cookies.map((c) => `${c.name}=${c.value}`));
 
   const present = urlQueryNames(request.url);
   const query = Object.entries(session.query)
     .filter(([name]) => !present.has(name))
     .map(([name, values]) => ({ name, values }));
-  const out: OutgoingRequest = { method: request.method, url: appendQuery(request.url, query), headers };
+  const out: OutgoingRequest<Body> = { method: request.method, url: appendQuery(request.url, query), headers };
 
-  if (request.body !== undefined) {
-    out.body = request.body;
-    if (request.body !== '') {
-      out.body = applySessionBody(request.body, bodyKind(headers, request.body), session.body);
-      if (out.body !== request.body) out.headers = headers.filter(([n]) => n.toLowerCase() !== 'content-length');
-    }
-  }
+  const body = request.body;
+  if (body === undefined) return out;
+  out.body = body === '' ? body : applyBodyRules(body, headers, session.body);
+  if (typeof body === 'string' && out.body !== body) out.headers = headers.filter(([n]) => n.toLowerCase() !== 'content-length');
+  return out;
+}
+
+/**
+ * Whether applying the session changes requests: headers, query parameters, body rules, or
+ * cookies, unless the sender's jar holds them (`cookieJar`). Browser routing costs a round trip per
+ * request, so it is installed only then.
+ *
+ * @example
+ * changesRequests(session, true); // false for a session of cookies only
+ */
+export function changesRequests(session: Session, cookieJar: boolean): boolean {
+  if (Object.keys(session.headers).length > 0 || Object.keys(session.query).length > 0) return true;
+  if (session.body.merge !== undefined || Object.keys(session.body.set).length > 0) return true;
+  return !cookieJar && session.cookies.length > 0;
+}
+
+/** Cookie pairs added to the request's own `Cookie` field, or as a new one; the request's names win. */
+function withCookies(headers: HeaderPair[], pairs: string[]): HeaderPair[] {
+  const at = headers.findIndex(([n]) => n.toLowerCase() === 'cookie');
+  if (at === -1) return [...headers, ['Cookie', pairs.join('; ')]];
+  const [name, own] = headers[at] as HeaderPair;
+  const sent = new Set(own.split(';').map((pair) => pair.split('=', 1)[0]?.trim() ?? ''));
+  const fresh = pairs.filter((pair) => !sent.has(pair.split('=', 1)[0] as string));
+  if (fresh.length === 0) return headers;
+  const out = [...headers];
+  out[at] = [name, own.trim() === '' ? fresh.join('; ') : `${own}; ${fresh.join('; ')}`];
   return out;
 }
 

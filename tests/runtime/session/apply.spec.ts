@@ -17,19 +17,17 @@ function credentials(extra: Partial<PlanCredentials> = {}): PlanCredentials {
 
 const user: PlanUser = { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, credentials: credentials(), variables: {}, mtls: false };
 
-test('headers: session headers are added, several values repeated; the request wins on the same name', () => {
+test('headers: session headers are added, several values joined with ", "; the request wins on the same name', () => {
   const s = session({ headers: { Authorization: ['Bearer s'], 'X-Multi': ['1', '2'] } });
   const out = applySession(s, get(undefined, [['authorization', 'Bearer mine'], ['Accept', 'x']]));
   expect(out.headers).toEqual([
     ['authorization', 'Bearer mine'],
     ['Accept', 'x'],
-    ['X-Multi', '1'],
-    ['X-Multi', '2'],
+    ['X-Multi', '1, 2'],
   ]);
   expect(applySession(s, get()).headers).toEqual([
     ['Authorization', 'Bearer s'],
-    ['X-Multi', '1'],
-    ['X-Multi', '2'],
+    ['X-Multi', '1, 2'],
   ]);
 });
 
