@@ -35,9 +35,9 @@ export function resolveConfigFile(option: string | undefined, io: CliIo): string
 
 /**
  * Loads, compiles and checks a config, as `multiauth validate` does: schema and cross-checks,
- * compilation, `checkPlan`, then the runtime's `preflight` (curl commands, browser commands); every
- * issue located at its `file:line:col`. Only `compile` and the checks after it are skipped with
- * `{ checks: false }` (for commands that only need the plan).
+ * compilation (which parses the curl commands), `checkPlan`, then the runtime's `preflight` (browser
+ * commands); every issue located at its `file:line:col`. Only `compile` and the checks after it are
+ * skipped with `{ checks: false }` (for commands that only need the plan).
  *
  * @throws ConfigInvalidError when the config does not load or compile (every issue, located).
  * @throws MultiAuthError for a file that cannot be read or parsed.
@@ -48,12 +48,11 @@ export function checkConfig(file: string, io: CliIo, options: { checks?: boolean
   const loaded = loadConfig(file, { env: io.env });
   let plan: Plan;
   try {
-    plan = resolvePlanPaths(compile(loaded.config), dirname(resolve(loaded.file)));
+    plan = resolvePlanPaths(compile(loaded.config, { file, locate: loaded.locate }), dirname(resolve(loaded.file)));
   } catch (error) {
-    if (!(error instanceof MultiAuthError) || error.path === undefined) throw error;
-    const issue: ConfigIssue = { severity: 'error', path: error.path, message: error.message, location: loaded.locate(error.path) };
-    if (error.hint) issue.hint = error.hint;
-    throw new ConfigInvalidError(file, [...loaded.warnings, issue]);
+    // The loader's warnings are shown with the compile errors, in file order.
+    if (error instanceof ConfigInvalidError) throw new ConfigInvalidError(file, sortIssues([...loaded.warnings, ...error.issues]));
+    throw error;
   }
   const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
   const located = found.map((issue) => (issue.location ? issue : { ...issue, location: loaded.locate(issue.path) }));

@@ -172,6 +172,19 @@ export interface PlanHttpOperation extends OperationBase {
   tech: 'http';
   request: RequestTemplate;
   dialect?: ResponseDialect;
+  /** Set when compile wrote the request from another form (a curl command); absent = written as `http`. */
+  source?: CurlSource;
+}
+
+/**
+ * The curl command an `http` operation was compiled from (`curl` and `curl_sequence` presets). The
+ * runtime applies the sandbox's rules that need the variables (the URL and proxy must still be
+ * http(s) once templated) and names the command in the step's errors.
+ */
+export interface CurlSource {
+  kind: 'curl';
+  /** The command as written, on one line, every secret of the plan masked: safe to print. */
+  command: string;
 }
 
 /** RFC 7616 digest: the first request draws the challenge, the second answers it. */
@@ -195,16 +208,7 @@ export interface PlanBrowserOperation extends OperationBase {
   proxy?: string;
 }
 
-/**
- * Run a curl command in the sandboxed simulator. The command is parsed by `compile/curl` (which
- * `multiauth validate` also calls, before anything is sent); its strings are templated after parsing.
- */
-export interface PlanCurlOperation extends OperationBase {
-  tech: 'curl';
-  command: string;
-}
-
 /** Any compiled operation, discriminated by `tech`. */
-export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation | PlanCurlOperation;
+export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation;
 
 export type { HttpLocation };

@@ -87,7 +87,7 @@ export class WorkerAuth {
     try {
       const file = this.configFile();
       const config = loadConfig(file, { env: this.options.env });
-      const plan = resolvePlanPaths(compile(config.config), dirname(file));
+      const plan = resolvePlanPaths(compile(config.config, { file: config.file, locate: config.locate }), dirname(file));
       const issues = [...checkPlan(plan), ...preflight(plan)].map((issue) => ({
         ...issue,
         location: issue.location ?? config.locate(issue.path),

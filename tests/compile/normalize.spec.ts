@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { MultiAuthError } from '../../src/core/errors.js';
+import { ConfigInvalidError } from '../../src/core/errors.js';
 import { presetProcedureName } from '../../src/compile/index.js';
 import { compileYaml } from './compile-helpers.js';
 
@@ -224,7 +224,9 @@ presets:
   } catch (e) {
     error = e;
   }
-  expect(error).toBeInstanceOf(MultiAuthError);
-  expect(error).toMatchObject({ code: 'CONFIG_INVALID', path: ['procedures', 0, 'name'] });
-  expect((error as MultiAuthError).message).toContain('preset[0]:http');
+  expect(error).toBeInstanceOf(ConfigInvalidError);
+  expect(error).toMatchObject({ code: 'CONFIG_INVALID' });
+  const issues = (error as ConfigInvalidError).issues;
+  expect(issues).toMatchObject([{ severity: 'error', path: ['procedures', 0, 'name'] }]);
+  expect(issues[0]?.message).toContain('preset[0]:http');
 });

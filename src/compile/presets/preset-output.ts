@@ -1,3 +1,4 @@
+import type { ConfigIssue } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 import type { PlanCredentials, PlanProcedure, PlanUser } from '../plan.js';
 
@@ -30,6 +31,8 @@ export interface PresetOutput {
   procedures: PlanProcedure[];
   /** Secret values written into the procedures (see `Plan.secrets`). */
   secrets: string[];
+  /** What stops the preset from compiling (a curl command the simulator refuses), each at its config path. */
+  issues?: ConfigIssue[];
 }
 
 /**

@@ -73,7 +73,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      throw withSignInContext(error, { ...base, step: index, stepKind: op.tech }, run.redactor);
+      throw withSignInContext(error, { ...base, step: index, stepKind: stepKind(op) }, run.redactor);
     }
   }
 
@@ -93,4 +93,9 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   });
   session.variables = scope;
   return session;
+}
+
+/** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */
+function stepKind(op: PlanOperation): string {
+  return op.tech === 'http' && op.source ? op.source.kind : op.tech;
 }
