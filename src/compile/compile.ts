@@ -85,7 +85,7 @@ function answersDigest(user: PlanUser, procedures: Record<string, PlanProcedure>
   const names = [user.procedure, user.refresh?.procedure].filter((name): name is string => name !== undefined);
   if (!names.some((name) => procedures[name]?.operations.some((op) => op.tech === 'digest'))) return user;
   user.credentials.basic = false;
-  if (user.refresh?.credentials) user.refresh.credentials.basic = false;
+  if (user.refresh) user.refresh.credentials.basic = false;
   return user;
 }
 

@@ -75,16 +75,20 @@ export interface PlanUser {
   mtls: boolean;
 }
 
-/** How a session is renewed. */
+/**
+ * How a session is renewed, its defaults resolved by compile (`resolveRefresh`): the runtime reads
+ * these values as they are.
+ */
 export interface PlanRefresh {
-  /** Procedure to run; defaults to the user's procedure. */
+  /** Procedure a refresh runs: the rule's own, else the user's; absent when neither has one. */
   procedure?: string;
+  /** Lifetime of a session in seconds; absent = what the tokens say (`expires_in`, a JWT's `exp`). */
   sessionSeconds?: number;
   keep: boolean;
-  /** Credentials for the refresh run; defaults to the user's. */
-  credentials?: PlanCredentials;
-  /** Variables for the refresh run; defaults to the user's. */
-  variables?: Record<string, string>;
+  /** Credentials of the refresh run: the rule's own, else the user's (the same object). */
+  credentials: PlanCredentials;
+  /** Variables of the refresh run: the rule's own, else the user's (the same object). */
+  variables: Record<string, string>;
   /**
    * When the refresh procedure cannot run (a variable it needs, such as `refresh_token`, was never
    * returned) or fails, sign in again with the user's procedure instead of failing. Set by presets

@@ -39,8 +39,9 @@ export function planSecrets(plan: Plan): string[] {
   const found: string[] = [...(plan.secrets ?? []), ...plan.mtls.flatMap((m) => (m.passphrase === undefined ? [] : [m.passphrase]))];
   for (const user of plan.users) {
     found.push(...credentialSecrets(user.credentials), ...variableSecrets(user.variables));
-    if (user.refresh?.credentials) found.push(...credentialSecrets(user.refresh.credentials));
-    if (user.refresh?.variables) found.push(...variableSecrets(user.refresh.variables));
+    // A refresh without credentials or variables of its own shares the user's: found above.
+    if (user.refresh && user.refresh.credentials !== user.credentials) found.push(...credentialSecrets(user.refresh.credentials));
+    if (user.refresh && user.refresh.variables !== user.variables) found.push(...variableSecrets(user.refresh.variables));
   }
   for (const procedure of Object.values(plan.procedures)) {
     for (const operation of procedure.operations) found.push(...operationSecrets(operation));

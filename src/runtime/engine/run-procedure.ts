@@ -41,7 +41,7 @@ export interface ProcedureRun {
  * });
  */
 export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<Session> {
-  const scope = initialScope(user, { credentials: run.credentials, variables: run.variables, previous: run.previous });
+  const scope = initialScope({ credentials: run.credentials, variables: run.variables, previous: run.previous });
   const jar = newCookieJar();
   const session = newSession(user, run.credentials, run.now);
   const extractedNames: string[] = [];
