@@ -39,13 +39,13 @@ function procedureRuns(plan: Plan): Map<string, ProcedureRun[]> {
   for (const user of plan.users) {
     const signIn = new Set(declaredVariables(user.variables, user.credentials));
     if (user.procedure !== undefined) add(user.procedure, { user: user.name, variables: signIn });
-    const refreshProcedure = user.refresh?.procedure ?? user.procedure;
+    const refreshProcedure = user.refresh?.procedure;
     if (user.refresh && refreshProcedure !== undefined) {
       const signInProcedure = user.procedure === undefined ? undefined : plan.procedures[user.procedure];
       const variables = new Set([
         ...signIn,
         ...(signInProcedure ? producedByProcedure(signInProcedure) : []),
-        ...declaredVariables(user.refresh.variables ?? user.variables, user.refresh.credentials ?? user.credentials),
+        ...declaredVariables(user.refresh.variables, user.refresh.credentials),
       ]);
       add(refreshProcedure, { user: user.name, variables });
     }

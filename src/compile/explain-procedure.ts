@@ -33,6 +33,7 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
   const body: string[] = [];
   switch (operation.tech) {
     case 'http':
+      if (operation.source) body.push(`from ${operation.source.kind}: ${operation.source.command}`);
       body.push(...explainRequest(operation.request));
       if (operation.dialect) body.push(`checks: ${DIALECTS[operation.dialect]}`);
       break;
@@ -48,9 +49,6 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
         body.push(`test "${test.name}"`);
         for (const c of test.commands) body.push(`  ${[c.command, c.target, c.value].filter((p) => p !== undefined && p !== '').join('  ')}`);
       }
-      break;
-    case 'curl':
-      body.push(...operation.command.trim().split('\n').map((l) => l.trim()));
       break;
   }
   body.push(...operation.extractions.map(explainExtraction));

@@ -44,7 +44,7 @@ function procedureUsers(plan: Plan): Map<string, string[]> {
   };
   for (const user of plan.users) {
     add(user.procedure, user.name);
-    if (user.refresh) add(user.refresh.procedure ?? user.procedure, user.name);
+    if (user.refresh) add(user.refresh.procedure, user.name);
   }
   return usage;
 }
@@ -57,13 +57,16 @@ function explainUser(user: PlanUser): string[] {
   lines.push(`  signs in: ${user.procedure === undefined ? 'nothing to run (static credentials)' : `procedure "${user.procedure}"`}`);
   const refresh = user.refresh;
   if (refresh) {
-    const parts = [`procedure "${refresh.procedure ?? user.procedure ?? '(none)'}"`];
+    const parts = [`procedure "${refresh.procedure ?? '(none)'}"`];
     parts.push(refresh.sessionSeconds === undefined ? 'when the tokens expire' : `every ${refresh.sessionSeconds} s`);
     if (refresh.keep) parts.push('keeps what it does not renew');
     if (refresh.fallbackToSignIn) parts.push('signs in again when it cannot run');
     lines.push(`  refresh: ${parts.join(', ')}`);
-    if (refresh.credentials) lines.push('  refresh credentials:', ...explainCredentials(refresh.credentials).map((l) => `    ${l}`));
-    if (refresh.variables) lines.push('  refresh variables:', ...explainVariables(refresh.variables).map((l) => `    ${l}`));
+    // Only a refresh's own credentials and variables are shown; the user's were shown above.
+    if (refresh.credentials !== user.credentials) {
+      lines.push('  refresh credentials:', ...explainCredentials(refresh.credentials).map((l) => `    ${l}`));
+    }
+    if (refresh.variables !== user.variables) lines.push('  refresh variables:', ...explainVariables(refresh.variables).map((l) => `    ${l}`));
   }
   if (user.mtls) lines.push("  uses the config's mTLS client certificates");
   return lines;

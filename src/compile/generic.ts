@@ -1,17 +1,20 @@
 import type { ConfigPath } from '../core/path.js';
 import type { Operation, Procedure, User } from '../config/schema/index.js';
-import type { PlanBrowserOperation, PlanOperation, PlanProcedure, PlanRefresh, PlanUser } from './plan.js';
+import type { PlanBrowserOperation, PlanOperation, PlanProcedure, PlanUser } from './plan.js';
 import { credentials, planExtractions, planInjections, requestTemplate, variablesRecord } from './normalize.js';
+import { resolveRefresh, type RefreshRule } from './refresh.js';
 
 /**
- * A generic user (spec: User), normalised. Refresh defaults (the user's procedure, credentials and
- * variables) are applied at run time, so they stay undefined here unless written.
+ * A generic user (spec: User), normalised. Its refresh is resolved (see `resolveRefresh`): what
+ * `refresh` leaves out (procedure, credentials, variables) is the user's own.
  *
  * @example
  * compileUser({ name: 'alice', procedure: 'login', credentials: { username: 'alice', password: 'pw' } }, 0);
  * // { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, procedure: 'login',
  * //   credentials: { username: 'alice', password: 'pw', basic: true, headers: [], cookies: [], query: [] },
  * //   variables: {}, mtls: false }
+ * compileUser({ name: 'bob', procedure: 'login', refresh: { keep: true } }, 1).refresh;
+ * // { keep: true, fallbackToSignIn: false, procedure: 'login', credentials: <bob's>, variables: <bob's> }
  */
 export function compileUser(user: User, index: number): PlanUser {
   const out: PlanUser = {
@@ -24,12 +27,12 @@ export function compileUser(user: User, index: number): PlanUser {
   };
   if (user.procedure !== undefined && user.procedure !== null) out.procedure = user.procedure;
   if (user.refresh !== undefined) {
-    const refresh: PlanRefresh = { keep: user.refresh.keep, fallbackToSignIn: false };
-    if (user.refresh.procedure !== undefined) refresh.procedure = user.refresh.procedure;
-    if (user.refresh.sessionSeconds !== undefined) refresh.sessionSeconds = user.refresh.sessionSeconds;
-    if (user.refresh.credentials !== undefined) refresh.credentials = credentials(user.refresh.credentials);
-    if (user.refresh.variables !== undefined) refresh.variables = variablesRecord(user.refresh.variables);
-    out.refresh = refresh;
+    const rule: RefreshRule = { keep: user.refresh.keep, fallbackToSignIn: false };
+    if (user.refresh.procedure !== undefined) rule.procedure = user.refresh.procedure;
+    if (user.refresh.sessionSeconds !== undefined) rule.sessionSeconds = user.refresh.sessionSeconds;
+    if (user.refresh.credentials !== undefined) rule.credentials = credentials(user.refresh.credentials);
+    if (user.refresh.variables !== undefined) rule.variables = variablesRecord(user.refresh.variables);
+    out.refresh = resolveRefresh(rule, out);
   }
   return out;
 }

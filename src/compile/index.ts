@@ -2,7 +2,7 @@
  * compile/: turns a validated config into the Plan the runtime executes (every preset becomes
  * ordinary users and procedures), checks it, explains it.
  */
-export { compile } from './compile.js';
+export { compile, type CompileOptions } from './compile.js';
 export { resolvePlanPaths } from './resolve-paths.js';
 export { checkPlan } from './check-plan.js';
 export { explainPlan } from './explain.js';

@@ -75,16 +75,20 @@ export interface PlanUser {
   mtls: boolean;
 }
 
-/** How a session is renewed. */
+/**
+ * How a session is renewed, its defaults resolved by compile (`resolveRefresh`): the runtime reads
+ * these values as they are.
+ */
 export interface PlanRefresh {
-  /** Procedure to run; defaults to the user's procedure. */
+  /** Procedure a refresh runs: the rule's own, else the user's; absent when neither has one. */
   procedure?: string;
+  /** Lifetime of a session in seconds; absent = what the tokens say (`expires_in`, a JWT's `exp`). */
   sessionSeconds?: number;
   keep: boolean;
-  /** Credentials for the refresh run; defaults to the user's. */
-  credentials?: PlanCredentials;
-  /** Variables for the refresh run; defaults to the user's. */
-  variables?: Record<string, string>;
+  /** Credentials of the refresh run: the rule's own, else the user's (the same object). */
+  credentials: PlanCredentials;
+  /** Variables of the refresh run: the rule's own, else the user's (the same object). */
+  variables: Record<string, string>;
   /**
    * When the refresh procedure cannot run (a variable it needs, such as `refresh_token`, was never
    * returned) or fails, sign in again with the user's procedure instead of failing. Set by presets
@@ -172,6 +176,19 @@ export interface PlanHttpOperation extends OperationBase {
   tech: 'http';
   request: RequestTemplate;
   dialect?: ResponseDialect;
+  /** Set when compile wrote the request from another form (a curl command); absent = written as `http`. */
+  source?: CurlSource;
+}
+
+/**
+ * The curl command an `http` operation was compiled from (`curl` and `curl_sequence` presets). The
+ * runtime applies the sandbox's rules that need the variables (the URL and proxy must still be
+ * http(s) once templated) and names the command in the step's errors.
+ */
+export interface CurlSource {
+  kind: 'curl';
+  /** The command as written, on one line, every secret of the plan masked: safe to print. */
+  command: string;
 }
 
 /** RFC 7616 digest: the first request draws the challenge, the second answers it. */
@@ -195,16 +212,7 @@ export interface PlanBrowserOperation extends OperationBase {
   proxy?: string;
 }
 
-/**
- * Run a curl command in the sandboxed simulator. The command is parsed by `compile/curl` (which
- * `multiauth validate` also calls, before anything is sent); its strings are templated after parsing.
- */
-export interface PlanCurlOperation extends OperationBase {
-  tech: 'curl';
-  command: string;
-}
-
 /** Any compiled operation, discriminated by `tech`. */
-export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation | PlanCurlOperation;
+export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation;
 
 export type { HttpLocation };

@@ -26,9 +26,10 @@ const AUTH_SCHEME = /^(?:Basic|Bearer|Digest|Token|ApiKey)\s+(\S.*)$/i;
  * Every secret value a Plan holds: users' passwords, credential header, cookie and query values,
  * secret-looking body fields, variable values (except identifying ones such as `username`), the
  * same for refresh credentials and variables; in procedures, secret-looking headers, cookies, query
- * parameters and body fields, what browser steps type into password fields, passwords and tokens
- * written into curl commands; and `plan.secrets` (what presets derived: client secrets, Basic
- * client credentials, Cognito secret hashes) and mTLS passphrases. Templates (`{{name}}`) are never secrets.
+ * parameters and body fields (those of requests parsed from curl commands too), what browser steps
+ * type into password fields; and `plan.secrets` (what presets derived: client secrets, Basic client
+ * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands) and
+ * mTLS passphrases. Templates (`{{name}}`) are never secrets.
  *
  * @example
  * const redactor = new Redactor().add(...planSecrets(plan));
@@ -38,8 +39,9 @@ export function planSecrets(plan: Plan): string[] {
   const found: string[] = [...(plan.secrets ?? []), ...plan.mtls.flatMap((m) => (m.passphrase === undefined ? [] : [m.passphrase]))];
   for (const user of plan.users) {
     found.push(...credentialSecrets(user.credentials), ...variableSecrets(user.variables));
-    if (user.refresh?.credentials) found.push(...credentialSecrets(user.refresh.credentials));
-    if (user.refresh?.variables) found.push(...variableSecrets(user.refresh.variables));
+    // A refresh without credentials or variables of its own shares the user's: found above.
+    if (user.refresh && user.refresh.credentials !== user.credentials) found.push(...credentialSecrets(user.refresh.credentials));
+    if (user.refresh && user.refresh.variables !== user.variables) found.push(...variableSecrets(user.refresh.variables));
   }
   for (const procedure of Object.values(plan.procedures)) {
     for (const operation of procedure.operations) found.push(...operationSecrets(operation));
@@ -76,8 +78,6 @@ function operationSecrets(operation: PlanOperation): string[] {
       return requestSecrets(operation.request);
     case 'digest':
       return requestSecrets(operation.first);
-    case 'curl':
-      return curlSecrets(operation.command);
     case 'browser':
       return operation.project.tests.flatMap((test) =>
         test.commands
@@ -112,9 +112,13 @@ function bodySecrets(body: unknown, key = ''): string[] {
 /**
  * Secrets written literally into a curl command: the password of `-u user:password`, the values of
  * `Authorization`/`Cookie`/API-key headers, and `password=`/`token=`-like fields of form and JSON
- * data. A heuristic: the curl simulator parses the command properly at run time.
+ * data. A heuristic on the text as written, which the curl presets add to `Plan.secrets`: the
+ * request parsed from the command hides some of them (`-u` becomes a Base64 `Authorization`).
+ *
+ * @example
+ * curlCommandSecrets("curl -u 'alice:pw-1' -d 'token=t-2' https://x.test"); // ['pw-1', 't-2']
  */
-function curlSecrets(command: string): string[] {
+export function curlCommandSecrets(command: string): string[] {
   const found: string[] = [];
   for (const m of command.matchAll(/(?:^|\s)(?:-u|--user)(?:\s+|=)(['"]?)([^\s'"]+)\1/g)) {
     const credentials = m[2] as string;

@@ -65,7 +65,8 @@ export function producedByProcedure(procedure: PlanProcedure): string[] {
  * (a browser command may use what an earlier command of the same operation stored).
  *
  * @example
- * usedBy({ tech: 'curl', command: "curl -d 'u={{user}}' https://x", ... }); // [{ name: 'user', definedBefore: [] }]
+ * usedBy({ tech: 'http', request: { url: 'https://x/{{tenant}}', body: 'u={{user}}', ... }, ... });
+ * // [{ name: 'tenant', definedBefore: [] }, { name: 'user', definedBefore: [] }]
  */
 export function usedBy(operation: PlanOperation): Array<{ name: string; definedBefore: string[] }> {
   switch (operation.tech) {
@@ -73,8 +74,6 @@ export function usedBy(operation: PlanOperation): Array<{ name: string; definedB
       return plain(templateNames(operation.request));
     case 'digest':
       return plain(templateNames([operation.first, operation.second]));
-    case 'curl':
-      return plain(templateNames(operation.command));
     case 'browser': {
       const uses: Array<{ name: string; definedBefore: string[] }> = [];
       const stored: string[] = [];

@@ -67,8 +67,11 @@ export function openConfig(options: OpenConfigOptions): OpenedConfig {
   const redactor = options.redactor ?? new Redactor();
   let plan: Plan;
   try {
-    plan = resolvePlanPaths(compile(loaded.config), dirname(file));
+    plan = resolvePlanPaths(compile(loaded.config, { file, locate: loaded.locate }), dirname(file));
   } catch (error) {
+    // The loader's warnings are shown with the compile errors, in file order (compile masks the
+    // curl commands it quotes; there is no plan yet whose secrets could mask more).
+    if (error instanceof ConfigInvalidError) throw new ConfigInvalidError(file, sortIssues([...loaded.warnings, ...error.issues]));
     if (!(error instanceof MultiAuthError) || error.path === undefined) throw error;
     const issue: ConfigIssue = { severity: 'error', path: error.path, message: error.message, location: loaded.locate(error.path) };
     if (error.hint) issue.hint = error.hint;

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { MultiAuthError } from '../../src/core/errors.js';
+import { ConfigInvalidError } from '../../src/core/errors.js';
 import { presetProcedureName } from '../../src/compile/index.js';
 import { compileYaml } from './compile-helpers.js';
 
@@ -144,6 +144,7 @@ users:
     },
     variables: { tenant: 'acme' },
     refresh: {
+      procedure: 'login',
       sessionSeconds: 60,
       keep: true,
       fallbackToSignIn: false,
@@ -152,8 +153,7 @@ users:
     },
     mtls: true,
   });
-  // Refresh defaults (procedure, credentials, variables) are applied at run time, not here.
-  expect(alice!.refresh).not.toHaveProperty('procedure');
+  // Refresh defaults are resolved here, once: alice's refresh runs her own procedure.
   expect(bob).toEqual({
     name: 'bob',
     origin: ['users', 1],
@@ -162,6 +162,37 @@ users:
     variables: {},
     mtls: false,
   });
+});
+
+test('refresh defaults are resolved at compile time: what refresh leaves out is the user\'s own', () => {
+  const plan = compileYaml(`
+procedures:
+  - name: login
+    operations: [{ tech: http, parameters: { url: "https://x.test", method: GET } }]
+  - name: renew
+    operations: [{ tech: http, parameters: { url: "https://x.test/renew", method: GET } }]
+users:
+  - name: carol
+    procedure: login
+    credentials: { username: carol, password: pw }
+    variables: { tenant: acme }
+    refresh: { keep: false }
+  - name: dave
+    procedure: login
+    refresh: { keep: true, procedure: renew }
+  - name: erin
+    credentials: { username: erin, password: pw }
+    refresh: { keep: false }
+`);
+  const [carol, dave, erin] = plan.users;
+  expect(carol!.refresh).toEqual({ procedure: 'login', keep: false, fallbackToSignIn: false, credentials: carol!.credentials, variables: { tenant: 'acme' } });
+  // Shared, not copied: the plan says "the user's own", and answersDigest's Basic switch reaches both.
+  expect(carol!.refresh!.credentials).toBe(carol!.credentials);
+  expect(carol!.refresh!.variables).toBe(carol!.variables);
+  expect(dave!.refresh).toMatchObject({ procedure: 'renew', keep: true });
+  // No procedure anywhere: a refresh makes the session from the credentials again.
+  expect(erin!.refresh).not.toHaveProperty('procedure');
+  expect(erin!.refresh!.credentials).toBe(erin!.credentials);
 });
 
 test('plan-level settings: users in declaration order (presets first), proxy, scope, mtls', () => {
@@ -224,7 +255,9 @@ presets:
   } catch (e) {
     error = e;
   }
-  expect(error).toBeInstanceOf(MultiAuthError);
-  expect(error).toMatchObject({ code: 'CONFIG_INVALID', path: ['procedures', 0, 'name'] });
-  expect((error as MultiAuthError).message).toContain('preset[0]:http');
+  expect(error).toBeInstanceOf(ConfigInvalidError);
+  expect(error).toMatchObject({ code: 'CONFIG_INVALID' });
+  const issues = (error as ConfigInvalidError).issues;
+  expect(issues).toMatchObject([{ severity: 'error', path: ['procedures', 0, 'name'] }]);
+  expect(issues[0]?.message).toContain('preset[0]:http');
 });

@@ -385,7 +385,7 @@ presets:
   expect(plan.users[0]!.credentials.headers).toEqual([{ name: 'X-A', values: ['a'] }]);
 });
 
-test('curl: one curl operation per user holding its command', () => {
+test('curl: one http operation per user, parsed from its command, which it keeps as its source', () => {
   const plan = compileYaml(`
 presets:
   - type: curl
@@ -397,9 +397,18 @@ presets:
 `);
   expect(plan.procedures['preset[0]:curl:bob']!.operations).toEqual([
     {
-      tech: 'curl',
+      tech: 'http',
       origin: ['presets', 0, 'users', 1, 'curl'],
-      command: "curl -d 'u=bob' https://x.test/login",
+      request: {
+        url: 'https://x.test/login',
+        method: 'POST',
+        headers: [{ name: 'Content-Type', values: ['application/x-www-form-urlencoded'] }],
+        cookies: [],
+        query: [],
+        body: 'u=bob',
+        followRedirects: 0,
+      },
+      source: { kind: 'curl', command: "curl -d 'u=bob' https://x.test/login" },
       extractions: [{ name: 't', location: 'header', key: 'X-Token', origin: ['presets', 0, 'extractions', 0] }],
     },
   ]);
@@ -410,7 +419,7 @@ presets:
   expect(plan.users[1]!.credentials.cookies).toEqual([{ name: 'c', values: ['v'] }]);
 });
 
-test('curl_sequence: one shared procedure, one curl operation per request in order, user variables', () => {
+test('curl_sequence: one shared procedure, one http operation per request in order, user variables', () => {
   const plan = compileYaml(`
 presets:
   - type: curl_sequence
@@ -425,12 +434,27 @@ presets:
 `);
   expect(plan.procedures['preset[0]:curl_sequence']!.operations).toEqual([
     {
-      tech: 'curl',
+      tech: 'http',
       origin: ['presets', 0, 'requests', 0, 'curl'],
-      command: 'curl https://x.test/csrf',
+      request: { url: 'https://x.test/csrf', method: 'GET', headers: [], cookies: [], query: [], followRedirects: 0 },
+      source: { kind: 'curl', command: 'curl https://x.test/csrf' },
       extractions: [{ name: 'csrf', location: 'cookie', key: 'csrf', origin: ['presets', 0, 'requests', 0, 'extractions', 0] }],
     },
-    { tech: 'curl', origin: ['presets', 0, 'requests', 1, 'curl'], command: "curl -d 'u={{user}}&c={{csrf}}' https://x.test/login", extractions: [] },
+    {
+      tech: 'http',
+      origin: ['presets', 0, 'requests', 1, 'curl'],
+      request: {
+        url: 'https://x.test/login',
+        method: 'POST',
+        headers: [{ name: 'Content-Type', values: ['application/x-www-form-urlencoded'] }],
+        cookies: [],
+        query: [],
+        body: 'u={{user}}&c={{csrf}}',
+        followRedirects: 0,
+      },
+      source: { kind: 'curl', command: "curl -d 'u={{user}}&c={{csrf}}' https://x.test/login" },
+      extractions: [],
+    },
   ]);
   expect(plan.users.map((u) => [u.name, u.procedure, u.variables])).toEqual([
     ['alice', 'preset[0]:curl_sequence', { user: 'alice' }],

@@ -5,5 +5,4 @@
 export { parseCurl, MAX_CURL_COMMAND_LENGTH } from './parse.js';
 export { checkCurlUrl } from './url.js';
 export { CURL_OPTIONS, type CurlOptionKind, type CurlOptionSpec } from './options.js';
-export { curlIssues } from './preflight.js';
 export { curlOptionsMarkdown } from './options-doc.js';

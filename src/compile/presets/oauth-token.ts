@@ -1,5 +1,6 @@
 import type { ConfigPath } from '../../core/path.js';
-import type { PlanExtraction, PlanProcedure, PlanRefresh } from '../plan.js';
+import type { PlanExtraction, PlanProcedure } from '../plan.js';
+import type { RefreshRule } from '../refresh.js';
 import { templateOf } from '../template-names.js';
 import { clientAuthentication, type ClientAuthMethod } from './oauth-client-auth.js';
 import { presetProcedureName, type PresetSite } from './preset-output.js';
@@ -26,7 +27,7 @@ export interface OAuthTokenRequest {
 export interface OAuthProcedures {
   signIn: PlanProcedure;
   refresh: PlanProcedure;
-  userRefresh: PlanRefresh;
+  userRefresh: RefreshRule;
   secrets: string[];
 }
 
@@ -123,6 +124,6 @@ export function bearerInjection(origin: ConfigPath): PlanProcedure['injections']
  * @example
  * tokenRefresh('preset[0]:oauth_userpass-refresh:alice');
  */
-export function tokenRefresh(procedure: string): PlanRefresh {
+export function tokenRefresh(procedure: string): RefreshRule {
   return { procedure, keep: true, fallbackToSignIn: true };
 }

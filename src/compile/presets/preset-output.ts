@@ -1,5 +1,7 @@
+import type { ConfigIssue } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 import type { PlanCredentials, PlanProcedure, PlanUser } from '../plan.js';
+import { resolveRefresh, type RefreshRule } from '../refresh.js';
 
 /** The canonical preset types (aliases resolved). */
 export type CanonicalPresetType =
@@ -30,6 +32,8 @@ export interface PresetOutput {
   procedures: PlanProcedure[];
   /** Secret values written into the procedures (see `Plan.secrets`). */
   secrets: string[];
+  /** What stops the preset from compiling (a curl command the simulator refuses), each at its config path. */
+  issues?: ConfigIssue[];
 }
 
 /**
@@ -52,7 +56,7 @@ export function presetProcedureName(site: PresetSite, user?: string, role?: 'ref
 
 /**
  * A user compiled from a preset: its name is the preset user's `username` (DESIGN.md), its origin
- * the preset's users list entry.
+ * the preset's users list entry; its refresh rule is resolved against it (see `resolveRefresh`).
  *
  * @example
  * presetUser(site, 0, 'alice', presetCredentials({}), { procedure: 'preset[0]:curl:alice' });
@@ -62,7 +66,7 @@ export function presetUser(
   userIndex: number,
   name: string,
   credentials: PlanCredentials,
-  extra: Partial<Pick<PlanUser, 'procedure' | 'variables' | 'refresh'>> = {},
+  extra: Partial<Pick<PlanUser, 'procedure' | 'variables'>> & { refresh?: RefreshRule } = {},
 ): PlanUser {
   const user: PlanUser = {
     name,
@@ -73,6 +77,6 @@ export function presetUser(
     mtls: false,
   };
   if (extra.procedure !== undefined) user.procedure = extra.procedure;
-  if (extra.refresh !== undefined) user.refresh = extra.refresh;
+  if (extra.refresh !== undefined) user.refresh = resolveRefresh(extra.refresh, user);
   return user;
 }

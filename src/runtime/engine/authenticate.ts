@@ -52,9 +52,9 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
 }
 
 /**
- * Renews a session (spec: UserRefresh): runs `refresh.procedure` (default the user's) with
- * `refresh.credentials` and `refresh.variables` (default the user's), the session's variables
- * visible to its templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that
+ * Renews a session (spec: UserRefresh): runs `refresh.procedure` with `refresh.credentials` and
+ * `refresh.variables` (compile resolved them: the user's own unless the config gives others), the
+ * session's variables visible to its templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that
  * fails (or needs a variable the session never got) becomes a fresh sign-in. The result is laid
  * over the old session when `refresh.keep` is true. A user without `refresh` signs in again.
  *
@@ -65,16 +65,14 @@ export async function refreshSession(plan: Plan, session: Session, options: Auth
   const user = findPlanUser(plan, session.user);
   const refresh = user.refresh;
   if (!refresh) return authenticate(plan, user.name, options);
-  const credentials = refresh.credentials ?? user.credentials;
-  const variables = refresh.variables ?? user.variables;
   registerPlanSecrets(options.redactor, plan);
   options.redactor.addLazily(() => sessionSecrets(session));
 
   let refreshed: Session;
   try {
-    refreshed = await signIn(plan, user, refresh.procedure ?? user.procedure, {
-      credentials,
-      variables,
+    refreshed = await signIn(plan, user, refresh.procedure, {
+      credentials: refresh.credentials,
+      variables: refresh.variables,
       previous: session.variables,
       options,
     });

@@ -41,7 +41,7 @@ export interface ProcedureRun {
  * });
  */
 export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<Session> {
-  const scope = initialScope(user, { credentials: run.credentials, variables: run.variables, previous: run.previous });
+  const scope = initialScope({ credentials: run.credentials, variables: run.variables, previous: run.previous });
   const jar = newCookieJar();
   const session = newSession(user, run.credentials, run.now);
   const extractedNames: string[] = [];
@@ -73,7 +73,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      throw withContext(error, { context: { ...base, step: index, stepKind: op.tech } }, run.redactor);
+      throw withContext(error, { context: { ...base, step: index, stepKind: stepKind(op) } }, run.redactor);
     }
   }
 
@@ -93,4 +93,9 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   });
   session.variables = scope;
   return session;
+}
+
+/** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */
+function stepKind(op: PlanOperation): string {
+  return op.tech === 'http' && op.source ? op.source.kind : op.tech;
 }

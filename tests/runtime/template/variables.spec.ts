@@ -33,7 +33,7 @@ test('credentials without username/password add nothing', () => {
 });
 
 test('a refresh sees the previous variables, overridden by its own variables and credentials', () => {
-  const scope = initialScope(user(), {
+  const scope = initialScope({
     previous: { refresh_token: 'rt', tenant: 'old', password: 'old-pw', access_token: 'at' },
     variables: { tenant: 'refresh-tenant' },
     credentials: credentials({ username: 'r-user', password: 'r-pw' }),
@@ -44,7 +44,7 @@ test('a refresh sees the previous variables, overridden by its own variables and
 test('inputs are not modified', () => {
   const u = user();
   const previous = { a: '1' };
-  const scope = initialScope(u, { previous });
+  const scope = initialScope({ ...u, previous });
   scope.tenant = 'changed';
   expect(u.variables.tenant).toBe('acme');
   expect(previous).toEqual({ a: '1' });

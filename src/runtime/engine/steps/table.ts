@@ -1,6 +1,5 @@
 import type { PlanOperation } from '../../../compile/plan.js';
 import { runHttpStep } from './http-step.js';
-import { runCurlStep } from './curl-step.js';
 import { runDigestOperation } from './digest-step.js';
 import { runBrowserOperation } from './browser-step.js';
 import type { StepContext, StepResult, StepRunner } from './step.js';
@@ -11,7 +10,6 @@ type Runners = { [Tech in PlanOperation['tech']]: StepRunner<Extract<PlanOperati
 const STEP_RUNNERS: Runners = {
   http: runHttpStep,
   digest: runDigestOperation,
-  curl: runCurlStep,
   browser: runBrowserOperation,
 };
 
