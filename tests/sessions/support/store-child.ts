@@ -1,7 +1,9 @@
 // A stand-in Playwright worker: asks a shared SessionStore for a user's session, signing in through
 // a counting HTTP server, and prints how it got it. Args: dir scopeKey user signInUrl [holdMs] [ttlMs]
 import { request } from 'undici';
-import { SessionStore } from '../../../src/sessions/index.js';
+// The store's own module, not the layer's front door (which also brings openConfig and the whole
+// config pipeline): a stand-in worker must start as fast as the store alone lets it.
+import { SessionStore } from '../../../src/sessions/session-store.js';
 import { makeSession } from './make-session.js';
 
 const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2) as string[];
