@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
@@ -9,7 +8,7 @@ import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import type { Session } from '../../src/runtime/session/session.js';
 import { writeTempConfig } from '../support/demo.js';
-import { ROOT } from '../cli/run-cli.js';
+import { ROOT } from '../support/root.js';
 
 export { test, expect } from '../support/demo.js';
 
@@ -55,33 +54,3 @@ export async function signIn(plan: Plan, user: string, browser: Browser): Promis
   const session = await authenticate(plan, user, { redactor, browser });
   return { session, redactor };
 }
-
-/** What one run of the built CLI did. */
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `node bin/multiauth.js ...args` in a child process without blocking this one (the demo
- * server of the test answers from this process's event loop). Needs `npm run build` first.
- *
- * @example
- * const run = await multiauth(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]);
- */
-export function multiauth(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'multiauth.js'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
