@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
-import { writeTempConfig } from '../support/demo.js';
+import { writeTempConfig } from '../support/temp-files.js';
 import { whoami } from '../e2e-runtime/whoami.js';
 import type { Session } from '../../src/runtime/session/session.js';
 import { expect, test, webdriverExample } from './support.js';

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
-import { compile } from '../../src/compile/compile.js';
 import type { Plan } from '../../src/compile/plan.js';
-import { loadConfig } from '../../src/config/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { writeTempConfig } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
 
 export { test, expect } from '../support/demo.js';
@@ -19,27 +16,12 @@ const EXAMPLE_DEMO_URL = 'http://127.0.0.1:4010';
  * The text of `examples/presets/webdriver.yaml`, pointed at a demo server the test started.
  *
  * @example
- * const plan = planFromText(webdriverExample(demo.url));
+ * const plan = planFromYaml(webdriverExample(demo.url));
  */
 export function webdriverExample(demoUrl: string): string {
   const text = readFileSync(join(ROOT, 'examples', 'presets', 'webdriver.yaml'), 'utf8');
   if (!text.includes(EXAMPLE_DEMO_URL)) throw new Error(`the webdriver example no longer targets ${EXAMPLE_DEMO_URL}`);
   return text.replaceAll(EXAMPLE_DEMO_URL, demoUrl);
-}
-
-/**
- * Loads a config text as users do (with `env` for its `${NAME}`s) and compiles it.
- *
- * @example
- * const plan = planFromText(yaml, { ALICE_PASSWORD: 'alice-password' });
- */
-export function planFromText(text: string, env: Record<string, string> = {}): Plan {
-  const { file, remove } = writeTempConfig(text);
-  try {
-    return compile(loadConfig(file, { env }).config);
-  } finally {
-    remove();
-  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
-import { test, expect } from './support.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * `multiauth login` signs the users of the curl and curl_sequence examples in, against the demo

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runCliAsync, STACK_FRAME } from '../support/cli.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
-import { test, expect } from './support.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * `multiauth validate` parses every curl command before anything is sent: a command that uses an

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, writeTempConfig } from '../support/demo.js';
+import { test, expect } from '../support/demo.js';
+import { writeTempConfig } from '../support/temp-files.js';
 import { runCliAsync } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
 import { MASK } from '../../src/core/redactor.js';

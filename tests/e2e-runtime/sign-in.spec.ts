@@ -1,7 +1,8 @@
 import { MultiAuthError } from '../../src/core/errors.js';
 import { MASK, Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { test, expect, planFromYaml } from '../support/demo.js';
+import { test, expect } from '../support/demo.js';
+import { planFromYaml } from '../support/plan.js';
 import { whoami } from './whoami.js';
 
 /** One `http` preset per injection location, all signing in at the demo's token endpoint. */
