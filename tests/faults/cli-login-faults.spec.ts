@@ -2,7 +2,8 @@ import { test, expect } from '@playwright/test';
 import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync, STACK_FRAME } from '../support/cli.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
-import { closedPort, PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
+import { freePort } from '../support/ports.js';
+import { PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
 import { faultYaml } from './fault-config.js';
 
 /** `multiauth login` in front of the faults: exit 1 and one clear error for the failing user, exit 0 for the others. */
@@ -22,7 +23,7 @@ test('login: a failing user exits 1 with one clear error; another user of the sa
     'multiauth.yaml': faultYaml([
       { name: 'alice', url: `${faults.url}/429-always` },
       { name: 'bob', url: `${faults.url}/ok` },
-      { name: 'carol', url: `http://127.0.0.1:${await closedPort()}/login` },
+      { name: 'carol', url: `http://127.0.0.1:${await freePort()}/login` },
     ]),
   });
 
