@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 
 /** The password every fault user signs in with; no rendered error may show it. */
 export const PASSWORD = 'pw-Fault-4711-secret';

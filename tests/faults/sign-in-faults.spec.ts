@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
-import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers.js';
+import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers/node-http.js';
 import { freePort } from '../support/ports.js';
 import { rawGrant, startFaultServer, startRawServer, tokenFor, type FaultServer } from './fault-server.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/runtime/http/retry.js';

@@ -3,7 +3,7 @@ import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } fr
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { MASK, Redactor } from '../../../src/core/redactor.js';
 import { authenticate, findPlanUser } from '../../../src/runtime/engine/authenticate.js';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers/node-http.js';
 
 let server: RunningServer;
 const seen: Array<{ url: string; cookie: string | null; body: string }> = [];

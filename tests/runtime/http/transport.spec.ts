@@ -5,7 +5,7 @@ import { newCookieJar } from '../../../src/runtime/http/cookie-jar.js';
 import { sendRequest } from '../../../src/runtime/http/transport.js';
 import type { SendOptions } from '../../../src/runtime/http/types.js';
 import { freePort } from '../../support/ports.js';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers/node-http.js';
 
 let server: RunningServer;
 const hits: Array<{ method: string; url: string; cookie?: string; authorization?: string; body: string; contentType?: string }> = [];
