@@ -43,14 +43,25 @@ export function writeFiles(files: Record<string, string>, dir = tempDir()): stri
 }
 
 /**
- * Writes a config into a fresh temporary directory of its own and returns its path and a cleanup.
+ * A fresh temporary directory of its own holding `files` (relative path -> text); `remove()`
+ * deletes it, for tests that clean up in their own `finally`.
+ *
+ * @example
+ * const { dir, remove } = tempFiles({ '.env': 'PW=x\n' });
+ */
+export function tempFiles(files: Record<string, string> = {}): { dir: string; remove(): void } {
+  const dir = writeFiles(files, mkdtempSync(join(tmpdir(), 'multiauth-')));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes a config into a fresh temporary directory of its own ({@link tempFiles}) and returns its
+ * path and a cleanup.
  *
  * @example
  * const { file, dir, remove } = writeTempConfig(yaml);
  */
 export function writeTempConfig(text: string, fileName = 'multiauth.yaml'): { dir: string; file: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'multiauth-cli-'));
-  const file = join(dir, fileName);
-  writeFileSync(file, text);
-  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const { dir, remove } = tempFiles({ [fileName]: text });
+  return { dir, file: join(dir, fileName), remove };
 }
