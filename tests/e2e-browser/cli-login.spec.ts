@@ -4,9 +4,10 @@ import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
 import { writeTempConfig } from '../support/temp-files.js';
-import { whoami } from '../e2e-runtime/whoami.js';
+import { whoami } from '../support/whoami.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { expect, test, webdriverExample } from './support.js';
+import { webdriverExample } from '../support/examples.js';
+import { expect, test } from './support.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
 

@@ -1,5 +1,5 @@
 import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
-import { whoami } from '../e2e-runtime/whoami.js';
+import { whoami } from '../support/whoami.js';
 import { expect, signIn, test } from './support.js';
 import { planFromYaml } from '../support/plan.js';
 

@@ -1,7 +1,8 @@
 import { toStorageState } from '../../src/playwright/storage-state.js';
 import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
-import { whoami } from '../e2e-runtime/whoami.js';
-import { expect, signIn, test, webdriverExample } from './support.js';
+import { whoami } from '../support/whoami.js';
+import { webdriverExample } from '../support/examples.js';
+import { expect, signIn, test } from './support.js';
 import { planFromYaml } from '../support/plan.js';
 
 test('the webdriver example signs alice in through /login: sid cookie, localStorage token, Authorization header', async ({ demo, browser }) => {

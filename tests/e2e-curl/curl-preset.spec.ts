@@ -1,7 +1,7 @@
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { planFromYaml } from '../support/plan.js';
-import { whoami } from '../e2e-runtime/whoami.js';
+import { whoami } from '../support/whoami.js';
 import { test, expect } from '../support/demo.js';
 
 /**
