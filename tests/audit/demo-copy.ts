@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, runDemoSuite, type DemoRunResult } from '../support/demo-run.js';
+import { runDemoSuite, type DemoRunResult } from '../support/demo-run.js';
+import { ROOT } from '../support/root.js';
 
 /** A copy of examples/demo that can be edited and run without touching the original. */
 export interface DemoCopy {
@@ -35,13 +36,13 @@ export default {
  * const copy = copyDemo({ 'carol-password': 'carol-WRONG-s3cret-pw' });
  */
 export function copyDemo(configReplacements: Record<string, string> = {}): DemoCopy {
-  const base = join(repoRoot, '.tmp-audit');
+  const base = join(ROOT, '.tmp-audit');
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, 'demo-'));
-  cpSync(join(repoRoot, 'examples', 'demo'), dir, { recursive: true, filter: (src) => !/[\\/](\.auth|test-results|playwright-report)$/.test(src) });
+  cpSync(join(ROOT, 'examples', 'demo'), dir, { recursive: true, filter: (src) => !/[\\/](\.auth|test-results|playwright-report)$/.test(src) });
 
   const configFile = join(dir, 'playwright.config.ts');
-  const serverMain = join(repoRoot, 'fixtures', 'demo-server', 'main.ts');
+  const serverMain = join(ROOT, 'fixtures', 'demo-server', 'main.ts');
   replaceOnce(configFile, '../../fixtures/demo-server/main.ts', serverMain);
   writeFileSync(join(dir, 'audit.config.ts'), AUDIT_CONFIG);
 

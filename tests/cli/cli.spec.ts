@@ -2,7 +2,9 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type CliIo } from '../../src/cli/main.js';
-import { removeTempDirs, ROOT, runCli, STACK_FRAME, writeFiles } from './run-cli.js';
+import { runCli, STACK_FRAME } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 
 test.afterAll(removeTempDirs);
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
 import { parseConfig } from '../../src/config/index.js';
 import { ConfigInvalidError } from '../../src/core/errors.js';
-import { thrown } from './helpers.js';
+import { thrown } from '../support/errors.js';
 
 /**
  * The bad-config corpus: every `bad/NN-name.(yaml|json)` must fail to load, and its rendered

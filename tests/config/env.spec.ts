@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { loadConfig, parseConfig } from '../../src/config/index.js';
-import { brief, issuesOf, position, tempDir, thrown } from './helpers.js';
+import { thrown } from '../support/errors.js';
+import { tempFiles } from '../support/temp-files.js';
+import { brief, issuesOf, position } from './helpers.js';
 
 const USER = (password: string) => `users:\n  - name: alice\n    credentials:\n      username: alice\n      password: ${password}\n`;
 
@@ -23,7 +25,7 @@ test.describe('environment substitution', () => {
   });
 
   test('reads .env beside the config without touching process.env', () => {
-    const { dir, remove } = tempDir({ 'multiauth.yaml': USER('${DOTENV_ONLY_PW}'), '.env': 'DOTENV_ONLY_PW="from dotenv"\n' });
+    const { dir, remove } = tempFiles({ 'multiauth.yaml': USER('${DOTENV_ONLY_PW}'), '.env': 'DOTENV_ONLY_PW="from dotenv"\n' });
     try {
       const loaded = loadConfig(join(dir, 'multiauth.yaml'), { env: {} });
       expect(loaded.config.users[0]?.credentials?.password).toBe('from dotenv');
@@ -34,7 +36,7 @@ test.describe('environment substitution', () => {
   });
 
   test('the real environment wins over .env', () => {
-    const { dir, remove } = tempDir({ 'multiauth.yaml': USER('${PW}'), '.env': 'PW=from-dotenv\n' });
+    const { dir, remove } = tempFiles({ 'multiauth.yaml': USER('${PW}'), '.env': 'PW=from-dotenv\n' });
     try {
       const loaded = loadConfig(join(dir, 'multiauth.yaml'), { env: { PW: 'from-env' } });
       expect(loaded.config.users[0]?.credentials?.password).toBe('from-env');
@@ -59,7 +61,7 @@ test.describe('environment substitution', () => {
   });
 
   test('a missing variable is a located issue with a hint naming .env', () => {
-    const { dir, remove } = tempDir({ 'multiauth.yaml': USER('"x ${ALICE_PASSWORD}"') });
+    const { dir, remove } = tempFiles({ 'multiauth.yaml': USER('"x ${ALICE_PASSWORD}"') });
     try {
       const file = join(dir, 'multiauth.yaml');
       const error = thrown(() => loadConfig(file, { env: {} }));

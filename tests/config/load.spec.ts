@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { findConfigFile, loadConfig, parseConfig } from '../../src/config/index.js';
 import { ConfigInvalidError } from '../../src/core/errors.js';
-import { brief, issuesOf, position, tempDir, thrown } from './helpers.js';
+import { thrown } from '../support/errors.js';
+import { tempFiles } from '../support/temp-files.js';
+import { brief, issuesOf, position } from './helpers.js';
 
 const YAML_TEXT = `presets:
   - type: basic
@@ -34,7 +36,7 @@ const JSON_TEXT = `{
 test.describe('loadConfig', () => {
   for (const [name, text] of [['multiauth.yaml', YAML_TEXT], ['multiauth.yml', YAML_TEXT], ['multiauth.json', JSON_TEXT]] as const) {
     test(`reads ${name}`, () => {
-      const { dir, remove } = tempDir({ [name]: text });
+      const { dir, remove } = tempFiles({ [name]: text });
       try {
         const file = join(dir, name);
         const loaded = loadConfig(file, { env: {} });
@@ -75,7 +77,7 @@ test.describe('loadConfig', () => {
   });
 
   test('a directory is CONFIG_NOT_FOUND', () => {
-    const { dir, remove } = tempDir();
+    const { dir, remove } = tempFiles();
     try {
       mkdirSync(join(dir, 'x.yaml'));
       const error = thrown(() => loadConfig(join(dir, 'x.yaml')));
@@ -193,7 +195,7 @@ test.describe('loadConfig', () => {
 
 test.describe('findConfigFile', () => {
   test('prefers multiauth.yaml, then .yml, then .json', () => {
-    const { dir, remove } = tempDir({ 'multiauth.json': '{}', 'multiauth.yml': '{}' });
+    const { dir, remove } = tempFiles({ 'multiauth.json': '{}', 'multiauth.yml': '{}' });
     try {
       expect(findConfigFile(dir)).toBe(join(dir, 'multiauth.yml'));
       writeFileSync(join(dir, 'multiauth.yaml'), '{}');
@@ -204,7 +206,7 @@ test.describe('findConfigFile', () => {
   });
 
   test('finds .json alone, and nothing in an empty directory', () => {
-    const { dir, remove } = tempDir();
+    const { dir, remove } = tempFiles();
     try {
       expect(findConfigFile(dir)).toBeUndefined();
       writeFileSync(join(dir, 'multiauth.json'), '{}');

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MASK } from '../../src/core/redactor.js';
-import { ROOT } from '../cli/run-cli.js';
-import { writeTempConfig } from '../support/demo.js';
-import { whoami } from '../e2e-runtime/whoami.js';
+import { runCliAsync } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
+import { writeTempConfig } from '../support/temp-files.js';
+import { whoami } from '../support/whoami.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { expect, multiauth, test, webdriverExample } from './support.js';
+import { webdriverExample } from '../support/examples.js';
+import { expect, test } from './support.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
 
@@ -18,7 +20,7 @@ test.beforeAll(() => {
 test('multiauth login runs the webdriver example in the browser of --browser-path', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
-    const run = await multiauth(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]);
+    const run = await runCliAsync(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^user: +alice$/m);
@@ -27,7 +29,7 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
     expect(run.stdout).not.toMatch(/eyJ[\w-]+\./);
     expect(run.stdout).not.toContain('alice-password');
 
-    const revealed = await multiauth(['login', 'alice', '-c', file, '--json', '--reveal'], { MULTIAUTH_BROWSER_PATH: CHROMIUM });
+    const revealed = await runCliAsync(['login', 'alice', '-c', file, '--json', '--reveal'], { env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } });
     expect(revealed.code).toBe(0);
     const session = JSON.parse(revealed.stdout) as Pick<Session, 'headers' | 'cookies'>;
     expect(session.cookies.map((cookie) => cookie.name)).toContain('sid');
@@ -41,7 +43,7 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
 test('multiauth login exits 1 when the browser sign-in fails, without the typed password', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url).replace('value: bob-password', 'value: wrong-bob-pass').replace(/value: "10000"/g, 'value: "1500"'));
   try {
-    const run = await multiauth(['login', 'bob', '-c', file, '--browser-path', CHROMIUM]);
+    const run = await runCliAsync(['login', 'bob', '-c', file, '--browser-path', CHROMIUM]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('test "sign in as bob", command 5 (waitForElementPresent "css=[data-signed-in]")');
@@ -56,7 +58,7 @@ test('multiauth login exits 1 when the browser sign-in fails, without the typed 
 test('multiauth login says which browser path is missing (exit 2)', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
-    const run = await multiauth(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium']);
+    const run = await runCliAsync(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no browser at /nonexistent/chromium');
   } finally {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { isMultiAuthError, type MultiAuthError } from '../../src/core/errors.js';
-import { expect, planFromText, signIn, test } from './support.js';
+import { expect, signIn, test } from './support.js';
+import { planFromYaml } from '../support/plan.js';
 
 const WRONG_PASSWORD = 'not-bobs-password-7Qz';
 
@@ -26,7 +27,7 @@ presets:
 
 test('a wrong password: the error names the test, command and target, keeps a screenshot, never shows the password', async ({ demo, browser }) => {
   const before = demo.counters;
-  const error = await signIn(planFromText(wrongPasswordConfig(demo.url)), 'bob', browser).then(
+  const error = await signIn(planFromYaml(wrongPasswordConfig(demo.url)), 'bob', browser).then(
     () => undefined,
     (caught: unknown) => caught,
   );

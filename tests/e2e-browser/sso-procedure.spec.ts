@@ -1,6 +1,7 @@
 import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
-import { whoami } from '../e2e-runtime/whoami.js';
-import { expect, planFromText, signIn, test } from './support.js';
+import { whoami } from '../support/whoami.js';
+import { expect, signIn, test } from './support.js';
+import { planFromYaml } from '../support/plan.js';
 
 /** A generic procedure whose one `tech: browser` operation signs in through the identity provider. */
 function ssoConfig(appUrl: string): string {
@@ -74,7 +75,7 @@ users:
 test('a tech: browser operation signs carol in through the identity provider on its second origin', async ({ demo, browser }) => {
   expect(new URL(demo.idpUrl).port).not.toBe(new URL(demo.url).port);
   const before = demo.counters.endpoints;
-  const { session } = await signIn(planFromText(ssoConfig(demo.url)), 'carol', browser);
+  const { session } = await signIn(planFromYaml(ssoConfig(demo.url)), 'carol', browser);
   const after = demo.counters.endpoints;
   for (const hop of ['GET /sso/start', 'GET /authorize', 'POST /authorize', 'GET /sso/callback', 'GET /app']) {
     expect(after[hop] ?? 0, hop).toBe((before[hop] ?? 0) + 1);
@@ -90,7 +91,7 @@ test('a tech: browser operation signs carol in through the identity provider on 
 
 test('the mixed procedure: the browser reads the code from the callback URL, an http step exchanges it', async ({ demo, browser }) => {
   const exchangesBefore = demo.counters.endpoints['POST /oauth/token'] ?? 0;
-  const { session, redactor } = await signIn(planFromText(mixedConfig(demo.url), { ALICE_PASSWORD: 'alice-password' }), 'alice', browser);
+  const { session, redactor } = await signIn(planFromYaml(mixedConfig(demo.url), { ALICE_PASSWORD: 'alice-password' }), 'alice', browser);
 
   const code = session.variables.code ?? '';
   expect(code).toMatch(/^code_[0-9a-f]{32}$/);

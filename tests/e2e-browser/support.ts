@@ -1,47 +1,10 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
-import { compile } from '../../src/compile/compile.js';
 import type { Plan } from '../../src/compile/plan.js';
-import { loadConfig } from '../../src/config/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { writeTempConfig } from '../support/demo.js';
-import { ROOT } from '../cli/run-cli.js';
 
 export { test, expect } from '../support/demo.js';
-
-/** The URL the examples sign in to (`npm run demo`'s demo server). */
-const EXAMPLE_DEMO_URL = 'http://127.0.0.1:4010';
-
-/**
- * The text of `examples/presets/webdriver.yaml`, pointed at a demo server the test started.
- *
- * @example
- * const plan = planFromText(webdriverExample(demo.url));
- */
-export function webdriverExample(demoUrl: string): string {
-  const text = readFileSync(join(ROOT, 'examples', 'presets', 'webdriver.yaml'), 'utf8');
-  if (!text.includes(EXAMPLE_DEMO_URL)) throw new Error(`the webdriver example no longer targets ${EXAMPLE_DEMO_URL}`);
-  return text.replaceAll(EXAMPLE_DEMO_URL, demoUrl);
-}
-
-/**
- * Loads a config text as users do (with `env` for its `${NAME}`s) and compiles it.
- *
- * @example
- * const plan = planFromText(yaml, { ALICE_PASSWORD: 'alice-password' });
- */
-export function planFromText(text: string, env: Record<string, string> = {}): Plan {
-  const { file, remove } = writeTempConfig(text);
-  try {
-    return compile(loadConfig(file, { env }).config);
-  } finally {
-    remove();
-  }
-}
 
 /**
  * Signs a user in with the test's browser, as the fixtures do: loadConfig -> compile -> authenticate.
@@ -55,33 +18,3 @@ export async function signIn(plan: Plan, user: string, browser: Browser): Promis
   const session = await authenticate(plan, user, { redactor, browser });
   return { session, redactor };
 }
-
-/** What one run of the built CLI did. */
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `node bin/multiauth.js ...args` in a child process without blocking this one (the demo
- * server of the test answers from this process's event loop). Needs `npm run build` first.
- *
- * @example
- * const run = await multiauth(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]);
- */
-export function multiauth(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'multiauth.js'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-

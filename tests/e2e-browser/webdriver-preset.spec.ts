@@ -1,10 +1,12 @@
 import { toStorageState } from '../../src/playwright/storage-state.js';
 import { decodeJwtPayload } from '../../src/runtime/engine/jwt.js';
-import { whoami } from '../e2e-runtime/whoami.js';
-import { expect, planFromText, signIn, test, webdriverExample } from './support.js';
+import { whoami } from '../support/whoami.js';
+import { webdriverExample } from '../support/examples.js';
+import { expect, signIn, test } from './support.js';
+import { planFromYaml } from '../support/plan.js';
 
 test('the webdriver example signs alice in through /login: sid cookie, localStorage token, Authorization header', async ({ demo, browser }) => {
-  const { session } = await signIn(planFromText(webdriverExample(demo.url)), 'alice', browser);
+  const { session } = await signIn(planFromYaml(webdriverExample(demo.url)), 'alice', browser);
 
   const sid = session.cookies.find((cookie) => cookie.name === 'sid');
   expect(sid).toMatchObject({ domain: '127.0.0.1', path: '/', httpOnly: true });
@@ -21,7 +23,7 @@ test('the webdriver example signs alice in through /login: sid cookie, localStor
 });
 
 test('a page opened with the session\'s storage state is already signed in, without a new token', async ({ demo, browser }) => {
-  const { session } = await signIn(planFromText(webdriverExample(demo.url)), 'alice', browser);
+  const { session } = await signIn(planFromYaml(webdriverExample(demo.url)), 'alice', browser);
   const tokensBefore = demo.counters.endpoints['POST /app/token'];
   expect(tokensBefore).toBeGreaterThanOrEqual(1);
 
@@ -45,13 +47,13 @@ test('a page opened with the session\'s storage state is already signed in, with
 });
 
 test('API requests: the token from the page\'s Authorization header, injected, is alice; so is the sid cookie alone', async ({ demo, browser }) => {
-  const { session } = await signIn(planFromText(webdriverExample(demo.url)), 'alice', browser);
+  const { session } = await signIn(planFromYaml(webdriverExample(demo.url)), 'alice', browser);
   expect(await whoami(demo.url, session)).toEqual({ status: 200, user: 'alice', via: 'header', role: 'admin' });
   expect(await whoami(demo.url, { ...session, headers: {} })).toEqual({ status: 200, user: 'alice', via: 'cookie', role: 'admin' });
   expect(await whoami(demo.url, { ...session, headers: {}, cookies: [] })).toMatchObject({ status: 401 });
 });
 
 test('bob signs in with the name= and xpath= locators of the example, as a viewer', async ({ demo, browser }) => {
-  const { session } = await signIn(planFromText(webdriverExample(demo.url)), 'bob', browser);
+  const { session } = await signIn(planFromYaml(webdriverExample(demo.url)), 'bob', browser);
   expect(await whoami(demo.url, session)).toEqual({ status: 200, user: 'bob', via: 'header', role: 'viewer' });
 });

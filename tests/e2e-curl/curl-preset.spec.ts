@@ -1,8 +1,8 @@
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { planFromYaml } from '../support/demo.js';
-import { whoami } from '../e2e-runtime/whoami.js';
-import { test, expect } from './support.js';
+import { planFromYaml } from '../support/plan.js';
+import { whoami } from '../support/whoami.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * The `curl` preset end to end: loadConfig -> compile -> authenticate against the demo server,

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { MASK, Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { planFromYaml } from '../support/demo.js';
-import { whoami } from '../e2e-runtime/whoami.js';
-import { test, expect } from './support.js';
+import { planFromYaml } from '../support/plan.js';
+import { whoami } from '../support/whoami.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * The `curl_sequence` preset end to end: each request is templated with the user's variables and

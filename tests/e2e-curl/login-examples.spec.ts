@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { MASK } from '../../src/core/redactor.js';
-import { removeTempDirs, ROOT, writeFiles } from '../cli/run-cli.js';
-import { runCliAsync } from './cli.js';
-import { test, expect } from './support.js';
+import { runCliAsync } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * `multiauth login` signs the users of the curl and curl_sequence examples in, against the demo
@@ -43,7 +44,7 @@ for (const [example, endpoints] of [
     const dir = exampleCopy(example, demo.url);
     for (const [user, role] of [['alice', 'admin'], ['bob', 'viewer']] as const) {
       demo.clear();
-      const run = await runCliAsync(['login', user, '--json', '--reveal'], dir);
+      const run = await runCliAsync(['login', user, '--json', '--reveal'], { cwd: dir });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const session = JSON.parse(run.stdout) as SessionJson;
@@ -55,7 +56,7 @@ for (const [example, endpoints] of [
     }
 
     demo.clear();
-    const masked = await runCliAsync(['login', 'bob'], dir);
+    const masked = await runCliAsync(['login', 'bob'], { cwd: dir });
     expect(masked.code).toBe(0);
     expect(masked.stdout).toMatch(/^user: +bob$/m);
     expect(masked.stdout).toContain(`Authorization: Bearer ${MASK}`);
@@ -67,7 +68,7 @@ for (const [example, endpoints] of [
 test('the curl_sequence example sends alice\'s per-user header at sign-in and after', async ({ demo }) => {
   const dir = exampleCopy('curl_sequence.yaml', `${demo.url}/rec`);
   demo.clear();
-  const run = await runCliAsync(['login', 'alice', '--json', '--reveal'], dir);
+  const run = await runCliAsync(['login', 'alice', '--json', '--reveal'], { cwd: dir });
   expect(run.code).toBe(0);
   const session = JSON.parse(run.stdout) as SessionJson;
   expect(session.headers['X-Tenant']).toEqual(['acme']);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { removeTempDirs, STACK_FRAME, writeFiles } from '../cli/run-cli.js';
-import { positionOf, runCliAsync } from './cli.js';
-import { test, expect } from './support.js';
+import { runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
+import { test, expect } from '../support/demo.js';
 
 /**
  * `multiauth validate` parses every curl command before anything is sent: a command that uses an
@@ -36,6 +36,19 @@ presets:
 `;
 }
 
+/**
+ * The 1-based line and column where `needle` starts in `text` (its first occurrence).
+ *
+ * @example
+ * positionOf('a: 1\nb: 2\n', 'b:'); // { line: 2, column: 1 }
+ */
+function positionOf(text: string, needle: string): { line: number; column: number } {
+  const at = text.indexOf(needle);
+  if (at === -1) throw new Error(`${JSON.stringify(needle)} is not in the text`);
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
 test.afterAll(removeTempDirs);
 
 test('unsupported, forbidden and unparsable commands fail validate with exit 2 at the command, nothing sent', async ({ demo }) => {
@@ -44,7 +57,7 @@ test('unsupported, forbidden and unparsable commands fail validate with exit 2 a
   const text = brokenConfig(demo.url, join(dir, 'canary.txt'));
   writeFiles({ 'multiauth.yaml': text }, dir);
 
-  const run = await runCliAsync(['validate'], dir);
+  const run = await runCliAsync(['validate'], { cwd: dir });
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).not.toMatch(STACK_FRAME);
@@ -65,7 +78,7 @@ test('unsupported, forbidden and unparsable commands fail validate with exit 2 a
   expect(readFileSync(join(dir, 'canary.txt'), 'utf8')).toBe(`${CANARY}\n`);
 
   // login refuses the whole config too, even for alice whose own command is fine.
-  const login = await runCliAsync(['login', 'alice'], dir);
+  const login = await runCliAsync(['login', 'alice'], { cwd: dir });
   expect(login.code).toBe(2);
   expect(login.stderr).toContain('presets[0].users[1].curl: curl command: option `--retry` is not supported');
   expect(login.stdout).toBe('');
@@ -85,13 +98,13 @@ test('the same config with the commands fixed validates, and then signs in', asy
     .replace('      - username: carol\n', '      - username: carol\n    injections: [{ location: cookie, key: sid }]\n');
   writeFiles({ 'multiauth.yaml': text }, dir);
 
-  const run = await runCliAsync(['validate'], dir);
+  const run = await runCliAsync(['validate'], { cwd: dir });
   expect(run.stderr).toBe('');
   expect(run.stdout).toBe('multiauth.yaml: 3 users, 3 procedures OK\n');
   expect(run.code).toBe(0);
   expect(demo.counters.endpoints).toEqual({});
 
-  const bob = await runCliAsync(['login', 'bob', '--json'], dir);
+  const bob = await runCliAsync(['login', 'bob', '--json'], { cwd: dir });
   expect(bob.stderr).toBe('');
   expect(bob.code).toBe(0);
   expect(demo.counters.signIns).toEqual({ bob: 1 });

@@ -5,7 +5,7 @@ import { startCognito, cognitoCall, type CognitoServer } from '../support/server
 import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
-import { multiauth, type CliRun } from './support/cli.js';
+import { runCliAsync, type CliRun } from '../support/cli.js';
 import { callAs, writeTempConfig, yamlString } from './support/sign-in.js';
 
 test.describe.configure({ mode: 'default' });
@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'default' });
 async function login(config: string, user: string, ...more: string[]): Promise<CliRun> {
   const { file, remove } = writeTempConfig(config);
   try {
-    return await multiauth(['login', user, '-c', file, ...more]);
+    return await runCliAsync(['login', user, '-c', file, ...more]);
   } finally {
     remove();
   }

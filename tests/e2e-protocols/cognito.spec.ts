@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate, refreshSession } from '../../src/runtime/engine/authenticate.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { startHttpServer, sendJson, type RunningServer } from '../support/servers.js';
+import { startHttpServer, sendJson, type RunningServer } from '../support/servers/node-http.js';
 import { cognitoCall, startCognito, type CognitoServer } from '../support/servers/cognito.js';
 import { startRelay, type Relay } from './support/relay.js';
 import { callAs, expectNoSecrets, headerOf, planFromYaml, signInFailure, yamlString } from './support/sign-in.js';

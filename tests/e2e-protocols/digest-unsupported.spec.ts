@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { startHttpServer, type RunningServer } from '../support/servers.js';
+import { startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 import { expectNoSecrets, planFromYaml, signInFailure } from './support/sign-in.js';
 
 /** A server whose only challenge is `algorithm=SHA-512`, which no digest client answers. */

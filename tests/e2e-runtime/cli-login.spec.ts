@@ -1,30 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { test, expect, writeTempConfig } from '../support/demo.js';
+import { join } from 'node:path';
+import { test, expect } from '../support/demo.js';
+import { writeTempConfig } from '../support/temp-files.js';
+import { runCliAsync } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
 import { MASK } from '../../src/core/redactor.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = `${root}bin/multiauth.js`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI as users do (`npm run build` first: `npm test` does). */
-function multiauth(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const PASSWORD = 'alice-password';
 
@@ -49,13 +29,13 @@ presets:
 }
 
 test.beforeAll(() => {
-  if (!existsSync(`${root}dist/cli/commands/login.js`)) throw new Error('dist/ is missing the login command: run `npm run build` first (npm test does)');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'login.js'))) throw new Error('dist/ is missing the login command: run `npm run build` first (npm test does)');
 });
 
 test('login prints the session with secrets masked, and never the password', async ({ demo }) => {
   const { dir, remove } = writeTempConfig(config(demo.url));
   try {
-    const run = await multiauth(['login', 'alice'], dir);
+    const run = await runCliAsync(['login', 'alice'], { cwd: dir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^user: +alice$/m);
@@ -73,7 +53,7 @@ test('login prints the session with secrets masked, and never the password', asy
 test('--reveal prints the token itself', async ({ demo }) => {
   const { dir, remove } = writeTempConfig(config(demo.url));
   try {
-    const run = await multiauth(['login', 'alice', '--reveal'], dir);
+    const run = await runCliAsync(['login', 'alice', '--reveal'], { cwd: dir });
     expect(run.code).toBe(0);
     const token = /Authorization: Bearer (\S+)/.exec(run.stdout)?.[1] ?? '';
     expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -86,7 +66,7 @@ test('--reveal prints the token itself', async ({ demo }) => {
 test('--json prints {user, headers, cookies, query, body, expiresAt}, masked unless --reveal', async ({ demo }) => {
   const { dir, file, remove } = writeTempConfig(config(demo.url));
   try {
-    const masked = await multiauth(['login', 'alice', '--json', '-c', file], '/');
+    const masked = await runCliAsync(['login', 'alice', '--json', '-c', file], { cwd: '/' });
     expect(masked.code).toBe(0);
     const session = JSON.parse(masked.stdout) as Record<string, unknown>;
     expect(Object.keys(session)).toEqual(['user', 'headers', 'cookies', 'query', 'body', 'expiresAt']);
@@ -100,7 +80,7 @@ test('--json prints {user, headers, cookies, query, body, expiresAt}, masked unl
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 590_000);
     expect(masked.stdout).not.toContain(PASSWORD);
 
-    const revealed = JSON.parse((await multiauth(['login', 'alice', '--json', '--reveal'], dir)).stdout) as {
+    const revealed = JSON.parse((await runCliAsync(['login', 'alice', '--json', '--reveal'], { cwd: dir })).stdout) as {
       headers: Record<string, string[]>;
       cookies: Array<{ value: string }>;
     };
@@ -114,7 +94,7 @@ test('--json prints {user, headers, cookies, query, body, expiresAt}, masked unl
 test('exit 1 when the sign-in fails: the error is rendered, redacted, without a stack', async ({ demo }) => {
   const { dir, remove } = writeTempConfig(config(demo.url));
   try {
-    const run = await multiauth(['login', 'bob'], dir);
+    const run = await runCliAsync(['login', 'bob'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('the server answered HTTP 401 (Unauthorized)');
@@ -132,11 +112,11 @@ test('exit 2 for an invalid config or an unknown user', async ({ demo }) => {
   const invalid = writeTempConfig(`${config(demo.url)}\n    unexpected: true\n`);
   const valid = writeTempConfig(config(demo.url));
   try {
-    const broken = await multiauth(['login', 'alice'], invalid.dir);
+    const broken = await runCliAsync(['login', 'alice'], { cwd: invalid.dir });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/multiauth\.yaml:\d+:\d+/);
     expect(broken.stderr).not.toContain(PASSWORD);
-    const unknown = await multiauth(['login', 'alcie'], valid.dir);
+    const unknown = await runCliAsync(['login', 'alcie'], { cwd: valid.dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no user named "alcie" (did you mean "alice"?)');
   } finally {

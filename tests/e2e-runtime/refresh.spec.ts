@@ -2,8 +2,9 @@ import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
 import { authenticate, refreshSession } from '../../src/runtime/engine/authenticate.js';
-import { test, expect, planFromYaml } from '../support/demo.js';
-import { whoami } from './whoami.js';
+import { test, expect } from '../support/demo.js';
+import { planFromYaml } from '../support/plan.js';
+import { whoami } from '../support/whoami.js';
 
 /** An hour ago: `createdAt` + expires_in is then earlier than the JWT's real `exp`. */
 const NOW = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;

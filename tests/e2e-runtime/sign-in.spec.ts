@@ -1,8 +1,9 @@
 import { MultiAuthError } from '../../src/core/errors.js';
 import { MASK, Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { test, expect, planFromYaml } from '../support/demo.js';
-import { whoami } from './whoami.js';
+import { test, expect } from '../support/demo.js';
+import { planFromYaml } from '../support/plan.js';
+import { whoami } from '../support/whoami.js';
 
 /** One `http` preset per injection location, all signing in at the demo's token endpoint. */
 function tokenPreset(url: string, injection: string, users = '[{ username: alice, password: alice-password }, { username: bob, password: bob-password }]'): string {

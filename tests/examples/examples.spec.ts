@@ -4,7 +4,9 @@ import { dirname, join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
-import { removeTempDirs, ROOT, runCli, writeFiles } from '../cli/run-cli.js';
+import { runCli } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PRESET_TYPES = [

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { MultiAuthError } from '../../src/core/errors.js';
+import { thrown } from '../support/errors.js';
 import type { PlanExtraction } from '../../src/compile/plan.js';
 import { extract } from '../../src/runtime/engine/extract/index.js';
 import { emptyObservation, type HeaderPair, type Observation } from '../../src/runtime/http/observation.js';
@@ -13,16 +13,8 @@ function answered(body: string, headers: HeaderPair[] = []): Observation {
 
 const where = { user: 'alice', procedure: 'login', step: 0 };
 const token = (extra: Partial<PlanExtraction> = {}): PlanExtraction => ({ name: 'token', location: 'body', key: 'token', origin: [], ...extra });
+const failure = (observation: Observation, extraction = token()) => thrown(() => extract(observation, extraction, where));
 
-function failure(observation: Observation, extraction = token()): MultiAuthError {
-  try {
-    extract(observation, extraction, where);
-  } catch (error) {
-    if (error instanceof MultiAuthError) return error;
-    throw error;
-  }
-  throw new Error('the extraction was meant to fail');
-}
 
 test('plain text is still the value as a whole', () => {
   expect(extract(answered('tok-123', [['Content-Type', 'text/plain']]), token(), where)).toBe('tok-123');

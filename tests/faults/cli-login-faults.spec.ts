@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
 import { test, expect } from '@playwright/test';
 import { MASK } from '../../src/core/redactor.js';
-import { removeTempDirs, ROOT, STACK_FRAME, writeFiles } from '../cli/run-cli.js';
-import { closedPort, PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
+import { runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
+import { freePort } from '../support/ports.js';
+import { PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
 import { faultYaml } from './fault-config.js';
 
 /** `multiauth login` in front of the faults: exit 1 and one clear error for the failing user, exit 0 for the others. */
@@ -17,37 +18,16 @@ test.afterAll(async () => {
   removeTempDirs();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  elapsedMs: number;
-}
-
-/** The built CLI, asynchronously (the fault server lives in this process and must keep answering). */
-function multiauth(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${ROOT}bin/multiauth.js`, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started }));
-  });
-}
-
 test('login: a failing user exits 1 with one clear error; another user of the same config exits 0', async () => {
   const dir = writeFiles({
     'multiauth.yaml': faultYaml([
       { name: 'alice', url: `${faults.url}/429-always` },
       { name: 'bob', url: `${faults.url}/ok` },
-      { name: 'carol', url: `http://127.0.0.1:${await closedPort()}/login` },
+      { name: 'carol', url: `http://127.0.0.1:${await freePort()}/login` },
     ]),
   });
 
-  const alice = await multiauth(['login', 'alice'], dir);
+  const alice = await runCliAsync(['login', 'alice'], { cwd: dir });
   expect(alice.code).toBe(1);
   expect(alice.stdout).toBe('');
   expect(alice.stderr).toMatch(/^the server answered HTTP 429 \(Too Many Requests\) after 3 attempts\n/);
@@ -57,13 +37,13 @@ test('login: a failing user exits 1 with one clear error; another user of the sa
   expect(alice.stderr).not.toContain(PASSWORD);
   expect(alice.elapsedMs).toBeLessThan(10_000);
 
-  const carol = await multiauth(['login', 'carol'], dir, { MULTIAUTH_RETRIES: '0' });
+  const carol = await runCliAsync(['login', 'carol'], { cwd: dir, env: { MULTIAUTH_RETRIES: '0' } });
   expect(carol.code).toBe(1);
   expect(carol.stderr).toMatch(/^request failed: ECONNREFUSED\n/);
   expect(carol.stderr).toContain('[AUTH_NETWORK]');
   expect(carol.stderr).not.toMatch(STACK_FRAME);
 
-  const bob = await multiauth(['login', 'bob'], dir);
+  const bob = await runCliAsync(['login', 'bob'], { cwd: dir });
   expect(bob.stderr).toBe('');
   expect(bob.code).toBe(0);
   expect(bob.stdout).toContain(`Authorization: Bearer ${MASK}`);

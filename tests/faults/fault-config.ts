@@ -5,7 +5,7 @@ import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
 import type { Session } from '../../src/runtime/session/session.js';
 import { authenticate, type AuthenticateOptions } from '../../src/runtime/engine/authenticate.js';
-import { planFromYaml } from '../support/demo.js';
+import { planFromYaml } from '../support/plan.js';
 import { PASSWORD } from './fault-server.js';
 
 /** A user who signs in at `url` with a one-operation procedure of its own. */

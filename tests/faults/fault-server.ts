@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 
 /** The password every fault user signs in with; no rendered error may show it. */
 export const PASSWORD = 'pw-Fault-4711-secret';
@@ -125,18 +125,4 @@ export async function startRawServer(onData: (socket: Socket, connection: number
 export function rawGrant(user: string): string {
   const body = JSON.stringify({ access_token: tokenFor(user), token_type: 'Bearer' });
   return `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-}
-
-/**
- * A port on 127.0.0.1 where nothing listens (it was free a moment ago).
- *
- * @example
- * const url = `http://127.0.0.1:${await closedPort()}/login`;
- */
-export async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

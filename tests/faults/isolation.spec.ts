@@ -3,7 +3,8 @@ import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
-import { closedPort, PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
+import { freePort } from '../support/ports.js';
+import { PASSWORD, startFaultServer, tokenFor, type FaultServer } from './fault-server.js';
 import { faultPlan } from './fault-config.js';
 
 /** One user's failing sign-in must not hold up, break or leak into another user's in the same plan. */
@@ -22,7 +23,7 @@ test('failing users fail alone: the others of the same plan sign in, at the same
   const plan = faultPlan([
     { name: 'alice', url: `${faults.url}/500` },
     { name: 'bob', url: `${faults.url}/ok` },
-    { name: 'carol', url: `http://127.0.0.1:${await closedPort()}/login` },
+    { name: 'carol', url: `http://127.0.0.1:${await freePort()}/login` },
     { name: 'dave', url: `${faults.url}/slow`, timeout: 1 },
     { name: 'erin', url: `${faults.url}/ok` },
     { name: 'frank', url: `${faults.url}/no-token` },

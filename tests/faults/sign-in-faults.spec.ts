@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
-import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers.js';
-import { closedPort, rawGrant, startFaultServer, startRawServer, tokenFor, type FaultServer } from './fault-server.js';
+import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers/node-http.js';
+import { freePort } from '../support/ports.js';
+import { rawGrant, startFaultServer, startRawServer, tokenFor, type FaultServer } from './fault-server.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/runtime/http/retry.js';
 import { expectClearFailure, expectGolden, faultPlan, signIn, signInFailure } from './fault-config.js';
 
@@ -108,7 +109,7 @@ test('a response slower than `timeout`: AUTH_TIMEOUT within the timeout, not ret
 });
 
 test('connection refused: AUTH_NETWORK after 3 attempts, in well under a second or two', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/login`;
+  const url = `http://127.0.0.1:${await freePort()}/login`;
   const failure = await signInFailure(faultPlan([{ name: 'alice', url }]), 'alice');
   expect(failure.error.code).toBe('AUTH_NETWORK');
   expect(failure.error.message).toBe('request failed: ECONNREFUSED after 3 attempts');
@@ -122,7 +123,7 @@ test('connection refused: AUTH_NETWORK after 3 attempts, in well under a second 
 });
 
 test('a policy of no retries (what MULTIAUTH_RETRIES=0 sets for a process) turns retrying off', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/login`;
+  const url = `http://127.0.0.1:${await freePort()}/login`;
   const retry = { ...DEFAULT_RETRY_POLICY, retries: 0 };
   const failure = await signInFailure(faultPlan([{ name: 'alice', url }]), 'alice', { retry });
   expect(failure.error.message).toBe('request failed: ECONNREFUSED');

@@ -1,10 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { ROOT } from '../support/root.js';
 import type { SeedConfig } from './mutate.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Where the fuzz corpus comes from: the example configs (YAML, and the JSON of examples/compat), and the bad-config corpus of the loader tests. */
 const SOURCES: Array<{ dir: string; files: RegExp }> = [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { main } from '../../src/cli/main.js';
-import { STACK_FRAME } from '../cli/run-cli.js';
+import { STACK_FRAME } from '../support/cli.js';
 
 /**
  * Inputs the fuzz test once found to break `multiauth validate`, kept as regressions (reduced by

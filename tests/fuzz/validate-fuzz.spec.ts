@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import { test, expect, type TestInfo } from '@playwright/test';
 import { main, type CliIo } from '../../src/cli/main.js';
 import { openConfig } from '../../src/sessions/open-config.js';
 import { MultiAuthError } from '../../src/core/errors.js';
-import { ROOT, STACK_FRAME } from '../cli/run-cli.js';
+import { runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { ROOT } from '../support/root.js';
 import { fuzzEnv, loadCorpus } from './corpus.js';
 import { makeCase, type FuzzCase } from './mutate.js';
 import { fuzzSeed, seededRandom } from './prng.js';
@@ -145,24 +145,14 @@ test('validate through the built CLI: mutated configs never crash, hang or print
 });
 
 /** `node bin/multiauth.js validate -c FILE`, killed past twice the case limit (process start included). */
-function runValidate(file: string, cwd: string): Promise<Outcome> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'multiauth.js'), 'validate', '-c', file], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), CASE_LIMIT_MS * 2);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const ms = performance.now() - started;
-      // The child's own start-up is not the config's fault: allow it once more.
-      resolve({ code: signal ? null : code, stdout, stderr: signal ? `killed (${signal}) after ${Math.round(ms)} ms\n${stderr}` : stderr, ms: ms / 2 });
-    });
-  });
+async function runValidate(file: string, cwd: string): Promise<Outcome> {
+  const run = await runCliAsync(['validate', '-c', file], { cwd, env, timeoutMs: CASE_LIMIT_MS * 2 });
+  const ms = run.elapsedMs;
+  // The child's own start-up is not the config's fault: allow it once more.
+  return {
+    code: run.signal ? null : run.code,
+    stdout: run.stdout,
+    stderr: run.signal ? `killed (${run.signal}) after ${Math.round(ms)} ms\n${run.stderr}` : run.stderr,
+    ms: ms / 2,
+  };
 }

@@ -1,7 +1,7 @@
 import { test, expect } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
-import { webdriverExample } from '../e2e-browser/support.js';
+import { webdriverExample } from '../support/examples.js';
 
 test.describe.configure({ timeout: 180_000 });
 

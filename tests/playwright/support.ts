@@ -1,7 +1,6 @@
-import { test as base } from '@playwright/test';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
+import { test as demoTest } from '../support/demo.js';
 
 /** What the echo server saw: an origin other than the demo's, to prove nothing leaks there. */
 export interface EchoServer {
@@ -24,18 +23,10 @@ async function startEcho(): Promise<EchoServer> {
 }
 
 /**
- * Fixture tests: a demo server (the target app) and an echo server (another origin) per worker.
- * The inline projects reach them through DEMO_URL and ECHO_URL.
+ * Fixture tests: the demo server of tests/support/demo.ts (the target app) and an echo server
+ * (another origin) per worker. The inline projects reach them through DEMO_URL and ECHO_URL.
  */
-export const test = base.extend<{ demoEnv: Record<string, string> }, { demo: DemoServer; echo: EchoServer }>({
-  demo: [
-    async ({}, use) => {
-      const demo = await startDemoServer();
-      await use(demo);
-      await demo.stop();
-    },
-    { scope: 'worker' },
-  ],
+export const test = demoTest.extend<{ demoEnv: Record<string, string> }, { echo: EchoServer }>({
   echo: [
     async ({}, use) => {
       const echo = await startEcho();

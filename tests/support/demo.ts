@@ -1,59 +1,64 @@
 import { test as base } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { compile } from '../../src/compile/compile.js';
-import type { Plan } from '../../src/compile/plan.js';
-import { loadConfig } from '../../src/config/index.js';
-import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startDemoServer, type DemoServer, type Route } from '../../fixtures/demo-server/index.js';
+import { routes } from '../../fixtures/demo-server/routes/index.js';
+
+/** One request a recorded route received. */
+export interface SeenRequest {
+  method: string;
+  /** Path without the `/rec` prefix, e.g. `/auth/token`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** The demo server, plus a log of what its `/rec/...` twins of every route received. */
+export interface RecordingDemo extends DemoServer {
+  /** Requests to `/rec/...` routes since the last {@link RecordingDemo.clear}, in order. */
+  seen: SeenRequest[];
+  /** Resets the demo's state and counters and forgets what was seen. */
+  clear(): void;
+}
+
+/** Every standard route again under `/rec`, recording the request's headers before handling it. */
+function recordedRoutes(seen: SeenRequest[]): Route[] {
+  return routes.map((r) => ({
+    ...r,
+    path: `/rec${r.path}`,
+    handle: (ctx) => {
+      seen.push({ method: ctx.req.method ?? '', path: ctx.url.pathname.replace(/^\/rec/, ''), headers: { ...ctx.req.headers } });
+      return r.handle(ctx);
+    },
+  }));
+}
 
 /**
- * Playwright Test with a worker-scoped `demo`: the demo server, started once per worker on a free
- * port and stopped after the worker's last test.
+ * Playwright Test with a worker-scoped `demo`: the demo server (fixtures/demo-server), started once
+ * per worker on a free port and stopped after the worker's last test. Its routes also answer under
+ * `/rec/...` (e.g. `/rec/auth/body-login`, `/rec/whoami`) and record the headers they received, so
+ * a test can see what a sign-in or an authenticated request actually carried; the standard routes
+ * behave as in `npm run demo`.
  *
  * @example
  * test('alice signs in', async ({ demo }) => { ... demo.url ... });
+ * test('x', async ({ demo }) => { demo.clear(); ...; expect(demo.seen[0]?.headers['x-tenant']).toBe('acme'); });
  */
-export const test = base.extend<object, { demo: DemoServer }>({
+export const test = base.extend<object, { demo: RecordingDemo }>({
   demo: [
     async ({}, use) => {
-      const demo = await startDemoServer();
+      const seen: SeenRequest[] = [];
+      const server = await startDemoServer({ extraRoutes: recordedRoutes(seen) });
+      const demo: RecordingDemo = Object.assign(server, {
+        seen,
+        clear: () => {
+          server.reset();
+          seen.length = 0;
+        },
+      });
       await use(demo);
-      await demo.stop();
+      await server.stop();
     },
     { scope: 'worker' },
   ],
 });
 
 export { expect } from '@playwright/test';
-
-/**
- * Writes `text` to a temporary config file, loads it as users do (env substitution, validation)
- * and compiles it. `{{demo}}`-free: put the demo URL in with a template literal.
- *
- * @example
- * const plan = planFromYaml(`users: [{ name: alice, credentials: { username: alice, password: x } }]`);
- */
-export function planFromYaml(text: string, fileName = 'multiauth.yaml'): Plan {
-  const dir = mkdtempSync(join(tmpdir(), 'multiauth-e2e-'));
-  try {
-    const file = join(dir, fileName);
-    writeFileSync(file, text);
-    return compile(loadConfig(file, { env: {} }).config);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Writes a config into a fresh temporary directory and returns its path and a cleanup.
- *
- * @example
- * const { file, dir, remove } = writeTempConfig(yaml);
- */
-export function writeTempConfig(text: string, fileName = 'multiauth.yaml'): { dir: string; file: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'multiauth-cli-'));
-  const file = join(dir, fileName);
-  writeFileSync(file, text);
-  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}

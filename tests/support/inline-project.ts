@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-
-const root = resolve(import.meta.dirname, '..', '..');
-const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+import { dirname, join } from 'node:path';
+import { PLAYWRIGHT_CLI, withoutRunnerVariables } from './child-playwright.js';
+import { ROOT } from './root.js';
 
 /** Result of running an inline project. */
 export interface InlineResult {
@@ -53,20 +52,15 @@ export async function runInlineProject(
   files: Record<string, string>,
   options: { env?: Record<string, string>; args?: string[]; dir?: string } = {},
 ): Promise<InlineResult> {
-  const base = join(root, '.tmp-inline');
+  const base = join(ROOT, '.tmp-inline');
   mkdirSync(base, { recursive: true });
   const dir = options.dir ?? mkdtempSync(join(base, 'p-'));
   for (const [name, text] of Object.entries({ 'playwright.config.ts': inlineConfig(), ...files })) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    // The parent runner's own variables must not leak into the child run.
-    if (v !== undefined && !k.startsWith('PLAYWRIGHT_') && !k.startsWith('TEST_') && k !== 'FORCE_COLOR') env[k] = v;
-  }
-  Object.assign(env, { CI: '', NO_COLOR: '1' }, options.env);
-  const child = spawn(process.execPath, [playwrightCli, 'test', '--workers=2', ...(options.args ?? [])], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...withoutRunnerVariables(process.env), CI: '', NO_COLOR: '1', ...options.env };
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--workers=2', ...(options.args ?? [])], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { parseCurl } from '../../../src/compile/curl/index.js';
-import { startHttpServer, type RunningServer } from '../../support/servers.js';
+import { startHttpServer, type RunningServer } from '../../support/servers/node-http.js';
 import { HOSTILE } from './hostile.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

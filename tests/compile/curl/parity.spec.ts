@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { RequestTemplate } from '../../../src/compile/plan.js';
 import { parseCurl } from '../../../src/compile/curl/index.js';
 import { appendQuery } from '../../../src/runtime/session/merge.js';
-import { readBody, selfSignedCertificate, startHttpServer, startHttpsServer, type RunningServer } from '../../support/servers.js';
+import { readBody, selfSignedCertificate, startHttpServer, startHttpsServer, type RunningServer } from '../../support/servers/node-http.js';
 import { goldenCases } from './golden.js';
 
 /**

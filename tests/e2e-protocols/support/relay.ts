@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { request } from 'undici';
-import { readBody, startHttpServer } from '../../support/servers.js';
+import { readBody, startHttpServer } from '../../support/servers/node-http.js';
 
 /** One request the relay passed on, and the status the real server answered. */
 export interface RelayedExchange {

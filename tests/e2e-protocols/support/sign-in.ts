@@ -6,7 +6,8 @@ import { applySession, type OutgoingRequest } from '../../../src/runtime/session
 import type { HeaderPair } from '../../../src/runtime/http/observation.js';
 import type { Session } from '../../../src/runtime/session/session.js';
 
-export { planFromYaml, writeTempConfig } from '../../support/demo.js';
+export { planFromYaml } from '../../support/plan.js';
+export { writeTempConfig } from '../../support/temp-files.js';
 
 /** What a protected call answered, and the request as it went out. */
 export interface ProtectedCall {

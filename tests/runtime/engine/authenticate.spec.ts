@@ -4,7 +4,7 @@ import { MultiAuthError } from '../../../src/core/errors.js';
 import { MASK, Redactor } from '../../../src/core/redactor.js';
 import { authenticate } from '../../../src/runtime/engine/authenticate.js';
 import { findPlanUser } from '../../../src/runtime/engine/find-user.js';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers/node-http.js';
 
 let server: RunningServer;
 const seen: Array<{ url: string; cookie: string | null; body: string }> = [];

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { MultiAuthError } from '../../../src/core/errors.js';
+import { thrown } from '../../support/errors.js';
 import type { PlanExtraction } from '../../../src/compile/plan.js';
 import type { Observation, ObservedResponse } from '../../../src/runtime/http/observation.js';
 import { emptyObservation } from '../../../src/runtime/http/observation.js';
@@ -17,16 +17,6 @@ function obs(extra: Partial<Observation>): Observation {
 
 function response(extra: Partial<ObservedResponse>): ObservedResponse {
   return { url: 'https://auth.test/token', status: 200, headers: [], ...extra };
-}
-
-function thrown(fn: () => unknown): MultiAuthError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(MultiAuthError);
-    return error as MultiAuthError;
-  }
-  throw new Error('expected a MultiAuthError');
 }
 
 test.describe('header', () => {

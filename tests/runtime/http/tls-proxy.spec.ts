@@ -4,7 +4,7 @@ import { newCookieJar } from '../../../src/runtime/http/cookie-jar.js';
 import { sendRequest } from '../../../src/runtime/http/transport.js';
 import type { SendOptions } from '../../../src/runtime/http/types.js';
 import { startForwardProxy } from '../../support/proxy.js';
-import { selfSignedCertificate, sendJson, startHttpServer, startHttpsServer, type RunningServer } from '../../support/servers.js';
+import { selfSignedCertificate, sendJson, startHttpServer, startHttpsServer, type RunningServer } from '../../support/servers/node-http.js';
 
 let secure: RunningServer;
 let plain: RunningServer;

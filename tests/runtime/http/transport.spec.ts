@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
-import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { newCookieJar } from '../../../src/runtime/http/cookie-jar.js';
 import { sendRequest } from '../../../src/runtime/http/transport.js';
 import type { SendOptions } from '../../../src/runtime/http/types.js';
-import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers.js';
+import { freePort } from '../../support/ports.js';
+import { readBody, sendJson, startHttpServer, type RunningServer } from '../../support/servers/node-http.js';
 
 let server: RunningServer;
 const hits: Array<{ method: string; url: string; cookie?: string; authorization?: string; body: string; contentType?: string }> = [];
@@ -196,11 +196,3 @@ test('cookies of one sign-in jar are sent by later requests of the same jar only
   const fresh = await sendRequest({ method: 'GET', url: `${server.url}/echo`, headers: [] }, options());
   expect(JSON.parse(fresh.responses[0]?.body ?? '').cookie).toBeNull();
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

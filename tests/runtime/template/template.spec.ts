@@ -1,19 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { MultiAuthError } from '../../../src/core/errors.js';
+import { thrown } from '../../support/errors.js';
 import { expandTemplate, holdsTemplate } from '../../../src/runtime/template/template.js';
 import { templateNames } from '../../../src/compile/template-names.js';
 
 const where = { user: 'alice', procedure: 'login', step: 1, path: ['procedures', 0, 'operations', 1, 'parameters'] };
-
-function thrown(fn: () => unknown): MultiAuthError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(MultiAuthError);
-    return error as MultiAuthError;
-  }
-  throw new Error('expected a MultiAuthError');
-}
 
 test('expands strings nested in objects and arrays, keeping other values and keys', () => {
   const input = {

@@ -1,26 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/**
- * A TCP port that is free on 127.0.0.1 right now (the OS picks it). Another process may take it
- * before it is used: {@link startOnFreePort} retries.
- *
- * @example
- * const port = await freePort();
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import { freePort } from '../ports.js';
 
 /**
  * A new private temp directory. `shared` makes it world-readable, for servers that drop root

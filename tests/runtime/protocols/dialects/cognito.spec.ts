@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { checkDialectResponse, describeCognitoError } from '../../../../src/runtime/protocols/dialects/index.js';
 import { startCognito, type CognitoAppClient, type CognitoServer } from '../../../support/servers/cognito.js';
 import { plainSend } from '../../../support/servers/plain-send.js';
-import { recorded, thrown, where } from './support.js';
+import { thrown } from '../../../support/errors.js';
+import { recorded, where } from './support.js';
 
 const AMZ_ERROR: [string, string] = ['x-amzn-errortype', 'NotAuthorizedException:'];
 

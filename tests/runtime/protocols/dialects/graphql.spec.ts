@@ -3,7 +3,8 @@ import { checkDialectResponse, describeDialectError } from '../../../../src/runt
 import { describeGraphqlErrors } from '../../../../src/runtime/protocols/dialects/graphql.js';
 import { startGraphql, type GraphqlServer } from '../../../support/servers/graphql.js';
 import { plainSend } from '../../../support/servers/plain-send.js';
-import { recorded, thrown, where } from './support.js';
+import { thrown } from '../../../support/errors.js';
+import { recorded, where } from './support.js';
 
 test('a 200 with an errors array fails with the server\'s messages, code and path', () => {
   const body = {

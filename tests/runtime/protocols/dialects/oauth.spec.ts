@@ -2,7 +2,8 @@ import { test, expect } from '@playwright/test';
 import { checkDialectResponse, describeOAuthError } from '../../../../src/runtime/protocols/dialects/index.js';
 import { startOAuthServer, type OAuthServer } from '../../../support/servers/oauth.js';
 import { plainSend } from '../../../support/servers/plain-send.js';
-import { recorded, thrown, where } from './support.js';
+import { thrown } from '../../../support/errors.js';
+import { recorded, where } from './support.js';
 
 test('an RFC 6749 5.2 error body: error and error_description, with a hint for the code', () => {
   const body = { error: 'invalid_grant', error_description: 'Invalid user credentials' };

@@ -1,4 +1,3 @@
-import { MultiAuthError } from '../../../../src/core/errors.js';
 import type { HeaderPair, Observation } from '../../../../src/runtime/http/observation.js';
 
 /**
@@ -15,22 +14,6 @@ export function recorded(status: number, body: unknown, headers: HeaderPair[] = 
     cookies: [],
     urls: [url],
   };
-}
-
-/**
- * The MultiAuthError `fn` throws; fails the test when it throws nothing or something else.
- *
- * @example
- * thrown(() => checkDialectResponse('oauth', observation, where)).code; // 'AUTH_HTTP_STATUS'
- */
-export function thrown(fn: () => void): MultiAuthError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof MultiAuthError) return error;
-    throw error;
-  }
-  throw new Error('expected a MultiAuthError, nothing was thrown');
 }
 
 /** User, procedure and step the recorded exchanges belong to. */

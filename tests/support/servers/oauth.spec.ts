@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { request } from 'undici';
-import { startOAuthServer, type OAuthClient, type OAuthServer } from '../support/servers/oauth.js';
-import { postText } from '../support/servers/plain-send.js';
+import { startOAuthServer, type OAuthClient, type OAuthServer } from './oauth.js';
+import { postText } from './plain-send.js';
 
 let server: OAuthServer;
 test.beforeAll(async () => {

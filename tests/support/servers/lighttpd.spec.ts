@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
-import { digestRound } from './digest-answer.js';
+import { startLighttpd, type LighttpdServer } from './lighttpd.js';
+import { digestRound } from '../digest-answer.js';
 
 let server: LighttpdServer;
 test.beforeAll(async () => {

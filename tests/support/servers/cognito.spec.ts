@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { createHmac } from 'node:crypto';
-import { cognitoCall, startCognito, type CognitoAppClient, type CognitoServer } from '../support/servers/cognito.js';
+import { cognitoCall, startCognito, type CognitoAppClient, type CognitoServer } from './cognito.js';
 
 let server: CognitoServer;
 test.beforeAll(async () => {

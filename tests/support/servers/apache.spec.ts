@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { startApache, type ApacheServer } from '../support/servers/apache.js';
-import { digestRound } from './digest-answer.js';
+import { startApache, type ApacheServer } from './apache.js';
+import { digestRound } from '../digest-answer.js';
 
 let server: ApacheServer;
 test.beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
-import { postText } from '../support/servers/plain-send.js';
+import { startGraphql, type GraphqlServer } from './graphql.js';
+import { postText } from './plain-send.js';
 
 let server: GraphqlServer;
 test.beforeAll(async () => {
