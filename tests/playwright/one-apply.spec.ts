@@ -5,8 +5,8 @@ import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/ind
 import { route } from '../../fixtures/demo-server/route.js';
 import { applySession } from '../../src/runtime/session/apply.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { multiauth } from '../e2e-protocols/support/cli.js';
-import { writeTempConfig } from '../support/demo.js';
+import { runCliAsync as multiauth } from '../support/cli.js';
+import { writeTempConfig } from '../support/temp-files.js';
 import { runInlineProject } from '../support/inline-project.js';
 
 /**

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { runInlineProject } from '../support/inline-project.js';
-import { removeTempDirs, runCli, STACK_FRAME, tempDir } from '../cli/run-cli.js';
+import { runCli, STACK_FRAME } from '../support/cli.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
 
 // The CLI, the fixtures and the role matrix open a config the same way (src/sessions/open-config.ts):
 // these run each of them as users do, on real files.

@@ -1,6 +1,6 @@
 import { test, expect } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
-import { STACK_FRAME } from '../cli/run-cli.js';
+import { STACK_FRAME } from '../support/cli.js';
 
 // Errors that reach a user's spec keep their class and code, so that a test can match on them
 // (docs/errors.md), with every secret masked and no stack trace for what is not a bug.

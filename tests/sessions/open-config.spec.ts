@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { ConfigInvalidError, renderIssue } from '../../src/core/errors.js';
 import { MASK } from '../../src/core/redactor.js';
 import { openConfig } from '../../src/sessions/index.js';
-import { tempDir, thrown } from '../config/helpers.js';
+import { thrown } from '../support/errors.js';
+import { tempFiles as tempDir } from '../support/temp-files.js';
 
 const HINT = 'Say how to name a config.';
 
