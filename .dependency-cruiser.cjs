@@ -54,7 +54,7 @@ module.exports = {
     {
       name: 'front-door',
       comment: 'Enter another layer through its index.ts, so each layer says what it offers in one place.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/([^/]+)/' },
       to: { path: `^src/${either(DOORS)}/.+`, pathNot: [`^src/${either(DOORS)}/index\\.ts$`, '^src/$1/'] },
     },

@@ -12,5 +12,5 @@
 export { expect } from '@playwright/test';
 export * from './playwright/index.js';
 export { MultiAuthError, ConfigInvalidError, ErrorCode, type ConfigIssue } from './core/errors.js';
-export type { AuthConfig, AuthConfigInput } from './config/schema/root.js';
-export type { Session } from './runtime/session/session.js';
+export type { AuthConfig, AuthConfigInput } from './config/index.js';
+export type { Session } from './runtime/index.js';

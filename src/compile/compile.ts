@@ -1,7 +1,7 @@
 import { ConfigInvalidError, type ConfigIssue, type SourceLocation } from '../core/errors.js';
 import type { ConfigPath } from '../core/path.js';
 import { Redactor } from '../core/redactor.js';
-import type { AuthConfig } from '../config/schema/index.js';
+import type { AuthConfig } from '../config/index.js';
 import { compileProcedure, compileUser } from './generic.js';
 import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';

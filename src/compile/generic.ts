@@ -1,5 +1,5 @@
 import type { ConfigPath } from '../core/path.js';
-import type { Operation, Procedure, User } from '../config/schema/index.js';
+import type { Operation, Procedure, User } from '../config/index.js';
 import type { PlanBrowserOperation, PlanOperation, PlanProcedure, PlanUser } from './plan.js';
 import { credentials, planExtractions, planInjections, requestTemplate, variablesRecord } from './normalize.js';
 import { resolveRefresh, type RefreshRule } from './refresh.js';

@@ -10,3 +10,4 @@ export { planSecrets } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
 export { templateNames, TEMPLATE_PATTERN } from './template-names.js';
 export type * from './plan.js';
+export { checkCurlUrl } from './curl/url.js';

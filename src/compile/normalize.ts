@@ -9,7 +9,7 @@ import type {
   TokenExtraction,
   TokenInjection,
   Variables,
-} from '../config/schema/index.js';
+} from '../config/index.js';
 import type {
   NameValuesList,
   PlanCredentials,

@@ -1,4 +1,4 @@
-import type { BrowserProject } from '../config/schema/index.js';
+import type { BrowserProject } from '../config/index.js';
 import type { PlanCredentials, PlanOperation, PlanProcedure } from './plan.js';
 import { isTemplateName, templateNames } from './template-names.js';
 

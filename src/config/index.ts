@@ -9,3 +9,4 @@ export { schemaIssues, type IssueSource } from './issues.js';
 export { SourceMap } from './source-map.js';
 export { suggest, didYouMean } from '../core/suggest.js';
 export * from './schema/index.js';
+export { formatJsonSchema } from './json-schema.js';

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Request } from 'playwright-core';
-import type { OutgoingRequest } from '../runtime/session/apply.js';
-import type { OutgoingBody } from '../runtime/session/apply-body.js';
+import type { OutgoingRequest } from '../runtime/index.js';
+import type { OutgoingBody } from '../runtime/index.js';
 import { headerPairs, playwrightHeaders } from './headers.js';
 
 /** The options of `APIRequestContext.fetch`: every method of the context takes a subset. */

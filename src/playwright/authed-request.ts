@@ -1,7 +1,7 @@
 import type { APIRequestContext, APIResponse, Request } from 'playwright-core';
-import { answerChallenge } from '../runtime/protocols/digest/index.js';
-import type { DigestSessionState, Session } from '../runtime/session/session.js';
-import { applySession } from '../runtime/session/apply.js';
+import { answerChallenge } from '../runtime/index.js';
+import type { DigestSessionState, Session } from '../runtime/index.js';
+import { applySession } from '../runtime/index.js';
 import { fetchArguments, readApiCall, type FetchOptions } from './api-call.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { toStorageState } from './storage-state.js';

@@ -1,7 +1,7 @@
 import type { BrowserContext, Route, Request } from 'playwright-core';
-import type { Session } from '../runtime/session/session.js';
-import { applySession, changesRequests } from '../runtime/session/apply.js';
-import { isDomainless } from '../runtime/session/cookie-match.js';
+import type { Session } from '../runtime/index.js';
+import { applySession, changesRequests } from '../runtime/index.js';
+import { isDomainless } from '../runtime/index.js';
 import { toStorageState } from './storage-state.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { headerPairs, playwrightHeaders } from './headers.js';

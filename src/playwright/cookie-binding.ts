@@ -1,5 +1,5 @@
-import type { Session } from '../runtime/session/session.js';
-import { isDomainless } from '../runtime/session/cookie-match.js';
+import type { Session } from '../runtime/index.js';
+import { isDomainless } from '../runtime/index.js';
 import { jarCookies, type StorageCookie } from './storage-state.js';
 
 /** A Playwright cookie jar: a browser context or an API request context. */

@@ -12,7 +12,7 @@ import {
   type TestType,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
-import type { Session } from '../runtime/session/session.js';
+import type { Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
 import { resolveScope } from './scope.js';

@@ -1,5 +1,5 @@
-import type { HeaderPair } from '../runtime/http/observation.js';
-import { combineHeaders } from '../runtime/session/headers.js';
+import type { HeaderPair } from '../runtime/index.js';
+import { combineHeaders } from '../runtime/index.js';
 
 /**
  * Headers as Playwright takes them (`APIRequestContext` options, `route.fallback`): a record, so one

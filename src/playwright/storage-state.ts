@@ -1,6 +1,6 @@
-import type { ObservedCookie } from '../runtime/http/observation.js';
-import type { Session } from '../runtime/session/session.js';
-import { isDomainless } from '../runtime/session/cookie-match.js';
+import type { ObservedCookie } from '../runtime/index.js';
+import type { Session } from '../runtime/index.js';
+import { isDomainless } from '../runtime/index.js';
 
 /** A cookie in Playwright's `storageState` shape. */
 export interface StorageCookie {

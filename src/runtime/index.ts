@@ -14,14 +14,16 @@
  */
 import { createRequire } from 'node:module';
 import type { ConfigIssue } from '../core/errors.js';
-import type { Plan } from '../compile/plan.js';
+import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session } from './session/session.js';
 
 export { findPlanUser } from './engine/find-user.js';
-export { applySession, newSession, sessionSecrets, type OutgoingRequest } from './session/apply.js';
-export { applySessionBody, bodyKind, type BodyKind } from './session/apply-body.js';
+export { applySession, changesRequests, newSession, sessionSecrets, type OutgoingRequest } from './session/apply.js';
+export { isDomainless } from './session/cookie-match.js';
+export { combineHeaders, sessionHeaders } from './session/headers.js';
+export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
@@ -30,7 +32,8 @@ export type { CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, DigestSessionState, OriginStorage } from './session/session.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
-export type { DigestAnswer, DigestTarget } from './protocols/digest/index.js';
+// Answering a digest challenge is pure (no transport): authedRequest answers them for digest users.
+export { answerChallenge, type DigestAnswer, type DigestTarget } from './protocols/digest/index.js';
 
 // Synchronous for what must answer synchronously (opening a config, which authUsers() does while
 // playwright.config.ts loads); the rest loads with import().
@@ -87,16 +90,4 @@ export async function closeDispatchers(): Promise<void> {
  */
 export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
   return (await import('./protocols/browser/launch.js')).launchBrowserForCli(options);
-}
-
-/**
- * The digest answerer, for clients that answer `WWW-Authenticate: Digest` challenges themselves
- * (`authedRequest`); loaded when a digest user first sends a request.
- *
- * @example
- * const answerChallenge = await digestAnswerer();
- * const answer = answerChallenge(session.digest, { method: 'GET', url }, challenge);
- */
-export async function digestAnswerer(): Promise<typeof import('./protocols/digest/index.js').answerChallenge> {
-  return (await import('./protocols/digest/index.js')).answerChallenge;
 }

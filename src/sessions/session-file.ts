@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Session } from '../runtime/session/session.js';
+import type { Session } from '../runtime/index.js';
 
 /** Bumped when the file layout changes, so old files are ignored instead of misread. */
 const FORMAT = 1;

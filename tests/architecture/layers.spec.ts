@@ -22,7 +22,7 @@ test('the source tree keeps the layer rules', () => {
   expect(status).toBe(0);
 });
 
-test('an upward import, a later room, a cycle and @playwright/test outside the fixtures each fail the check', () => {
+test('an upward import, a later room, a cycle, @playwright/test outside the fixtures and a deep import into a layer each fail the check', () => {
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-layers-'));
   try {
     cpSync(join(ROOT, 'src'), join(dir, 'src'), { recursive: true });
@@ -34,6 +34,7 @@ test('an upward import, a later room, a cycle and @playwright/test outside the f
       'src/core/probe-a.ts': "import { b } from './probe-b.js';\nexport const a = (): number => b() + 1;\n",
       'src/core/probe-b.ts': "import { a } from './probe-a.js';\nexport const b = (): number => a() - 1;\n",
       'src/runtime/engine/probe-pw.ts': "import { expect } from '@playwright/test';\nexport const probe = expect;\n",
+      'src/playwright/probe-door.ts': "import { authenticate } from '../runtime/engine/authenticate.js';\nexport const probe = authenticate;\n",
     };
     for (const [file, text] of Object.entries(probes)) writeFileSync(join(dir, file), text);
     const { status, output } = check(dir);
@@ -42,6 +43,7 @@ test('an upward import, a later room, a cycle and @playwright/test outside the f
     expect(output).toContain('error runtime-room-http: src/runtime/http/probe-room.ts → src/runtime/engine/authenticate.ts');
     expect(output).toMatch(/error no-circular: src\/core\/probe-(a|b)\.ts/);
     expect(output).toContain('error playwright-test-only-in-playwright: src/runtime/engine/probe-pw.ts');
+    expect(output).toContain('error front-door: src/playwright/probe-door.ts → src/runtime/engine/authenticate.ts');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

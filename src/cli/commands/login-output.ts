@@ -1,7 +1,7 @@
 import type { Redactor } from '../../core/redactor.js';
-import type { ObservedCookie } from '../../runtime/http/observation.js';
-import type { Session } from '../../runtime/session/session.js';
-import { sessionHeaders } from '../../runtime/session/headers.js';
+import type { ObservedCookie } from '../../runtime/index.js';
+import type { Session } from '../../runtime/index.js';
+import { sessionHeaders } from '../../runtime/index.js';
 
 /**
  * The session as `multiauth login --json` prints it (DESIGN.md section 6): `user`, `headers`

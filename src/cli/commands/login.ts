@@ -1,6 +1,6 @@
 import { authenticate, closeDispatchers, findPlanUser, launchBrowserForCli } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
-import type { Plan, PlanUser } from '../../compile/plan.js';
+import type { Plan, PlanUser } from '../../compile/index.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';

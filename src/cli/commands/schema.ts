@@ -1,4 +1,4 @@
-import { formatJsonSchema } from '../../config/json-schema.js';
+import { formatJsonSchema } from '../../config/index.js';
 import type { Command } from '../command.js';
 import { ExitCode } from '../io.js';
 

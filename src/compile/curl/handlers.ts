@@ -1,4 +1,4 @@
-import { HttpMethod } from '../../config/schema/index.js';
+import { HttpMethod } from '../../config/index.js';
 import { curlForbidden, curlParseError, quoteToken } from './errors.js';
 import { hasTemplate, urlencodeKeepingTemplates } from './encode.js';
 import type { CurlState } from './state.js';

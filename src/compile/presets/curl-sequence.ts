@@ -1,4 +1,4 @@
-import type { CurlSequencePreset } from '../../config/schema/index.js';
+import type { CurlSequencePreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { planExtractions, planInjections, presetCredentials, variablesRecord } from '../normalize.js';
 import { compileCurlCommands } from './curl-operations.js';

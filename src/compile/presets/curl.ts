@@ -1,4 +1,4 @@
-import type { CurlPreset } from '../../config/schema/index.js';
+import type { CurlPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
 import { compileCurlCommands } from './curl-operations.js';

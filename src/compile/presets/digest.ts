@@ -1,4 +1,4 @@
-import type { DigestPreset } from '../../config/schema/index.js';
+import type { DigestPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials, presetRequest } from '../normalize.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';

@@ -1,4 +1,4 @@
-import type { GraphqlPreset } from '../../config/schema/index.js';
+import type { GraphqlPreset } from '../../config/index.js';
 import type { PlanExtraction, PlanInjection, PlanProcedure } from '../plan.js';
 import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
 import { isTemplateName, templateOf } from '../template-names.js';

@@ -1,4 +1,4 @@
-import type { HeadersPreset } from '../../config/schema/index.js';
+import type { HeadersPreset } from '../../config/index.js';
 import { presetCredentials } from '../normalize.js';
 import { presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
 

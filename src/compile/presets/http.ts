@@ -1,4 +1,4 @@
-import type { HttpPreset } from '../../config/schema/index.js';
+import type { HttpPreset } from '../../config/index.js';
 import type { PlanCredentials, PlanProcedure } from '../plan.js';
 import { mapToList, planExtractions, planInjections, presetCredentials, presetRequest } from '../normalize.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';

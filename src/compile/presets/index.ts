@@ -1,4 +1,4 @@
-import type { Preset } from '../../config/schema/index.js';
+import type { Preset } from '../../config/index.js';
 import { compileBasicPreset } from './basic.js';
 import { compileCurlPreset } from './curl.js';
 import { compileCurlSequencePreset } from './curl-sequence.js';

@@ -1,4 +1,4 @@
-import type { OAuthClientCredentialsPreset } from '../../config/schema/index.js';
+import type { OAuthClientCredentialsPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials, scopesString } from '../normalize.js';
 import { oauthProcedures } from './oauth-token.js';

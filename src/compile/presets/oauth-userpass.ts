@@ -1,4 +1,4 @@
-import type { OAuthUserpassPreset } from '../../config/schema/index.js';
+import type { OAuthUserpassPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials, scopesString } from '../normalize.js';
 import { templateOf } from '../template-names.js';

@@ -1,4 +1,4 @@
-import type { PoolUserpassPreset } from '../../config/schema/index.js';
+import type { PoolUserpassPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials } from '../normalize.js';
 import { templateOf } from '../template-names.js';

@@ -1,4 +1,4 @@
-import type { WebdriverPreset } from '../../config/schema/index.js';
+import type { WebdriverPreset } from '../../config/index.js';
 import type { PlanBrowserOperation, PlanProcedure } from '../plan.js';
 import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';

@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
-import type { Plan, PlanCredentials, PlanUser } from '../../compile/plan.js';
+import type { Plan, PlanCredentials, PlanUser } from '../../compile/index.js';
 import { planSecrets } from '../../compile/index.js';
 import { didYouMean } from '../../core/suggest.js';
 import { findPlanUser } from './find-user.js';

@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../core/errors.js';
 import { didYouMean } from '../../core/suggest.js';
-import type { Plan, PlanUser } from '../../compile/plan.js';
+import type { Plan, PlanUser } from '../../compile/index.js';
 
 // Apart from authenticate.ts, which loads the transport: the CLI looks users up before it signs in.
 

@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../../core/errors.js';
-import type { PlanInjection } from '../../compile/plan.js';
+import type { PlanInjection } from '../../compile/index.js';
 import type { Session } from '../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../template/template.js';
 

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../../core/errors.js';
-import type { Plan } from '../../compile/plan.js';
+import type { Plan } from '../../compile/index.js';
 import { browserIssues } from '../protocols/browser/validate.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Redactor } from '../../core/redactor.js';
-import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/plan.js';
+import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/index.js';
 import { withContext } from '../../core/error-context.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';

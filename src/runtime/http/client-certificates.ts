@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildConnector } from 'undici';
 import { MultiAuthError } from '../../core/errors.js';
-import type { MtlsCertificate } from '../../config/schema/index.js';
+import type { MtlsCertificate } from '../../config/index.js';
 
 /** A client certificate with its files read, for one origin (`scheme://host:port`). */
 export interface ClientCertificate {

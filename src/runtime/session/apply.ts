@@ -1,4 +1,4 @@
-import type { PlanCredentials, PlanUser } from '../../compile/plan.js';
+import type { PlanCredentials, PlanUser } from '../../compile/index.js';
 import type { HeaderPair } from '../http/observation.js';
 import type { Session } from './session.js';
 import { applyBodyRules, type OutgoingBody } from './apply-body.js';

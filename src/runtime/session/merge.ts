@@ -1,5 +1,5 @@
 import { basicAuthorization } from '../../core/basic-auth.js';
-import type { NameValuesList, PlanCredentials, RequestTemplate } from '../../compile/plan.js';
+import type { NameValuesList, PlanCredentials, RequestTemplate } from '../../compile/index.js';
 import { cloneJson, isPlainObject } from '../../core/json-path.js';
 
 /**

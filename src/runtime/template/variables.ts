@@ -1,4 +1,4 @@
-import type { PlanCredentials } from '../../compile/plan.js';
+import type { PlanCredentials } from '../../compile/index.js';
 import type { TemplateScope } from './template.js';
 
 /** What a run starts from: a sign-in the user's credentials and variables, a refresh its own (`PlanRefresh`). */

@@ -1,4 +1,4 @@
-import type { PlanExtraction } from '../../../compile/plan.js';
+import type { PlanExtraction } from '../../../compile/index.js';
 import type { HeaderPair, Observation, ObservedResponse } from '../../http/observation.js';
 import { getPath, isPlainObject } from '../../../core/json-path.js';
 import { listNames, type Lookup } from './types.js';

@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../../../core/errors.js';
-import type { HttpLocation, PlanExtraction } from '../../../compile/plan.js';
+import type { HttpLocation, PlanExtraction } from '../../../compile/index.js';
 import type { Observation } from '../../http/observation.js';
 import type { TemplateWhere } from '../../template/template.js';
 import { bodyLookup, resolvedBodyValue } from './body.js';

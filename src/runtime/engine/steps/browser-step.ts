@@ -1,5 +1,5 @@
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
-import type { PlanBrowserOperation } from '../../../compile/plan.js';
+import type { PlanBrowserOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import { browserStartUrl, prepareContext, runBrowserStep } from '../../protocols/browser/index.js';
 import type { StepContext, StepResult } from './step.js';

@@ -1,4 +1,4 @@
-import type { PlanDigestOperation } from '../../../compile/plan.js';
+import type { PlanDigestOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import { runDigestStep } from '../../protocols/digest/index.js';
 import { assertSuccessStatus } from '../../http/status-error.js';

@@ -1,9 +1,9 @@
 import { MultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Redactor } from '../../../core/redactor.js';
-import type { CurlSource } from '../../../compile/plan.js';
+import type { CurlSource } from '../../../compile/index.js';
 // url.js alone, not the simulator's index: a worker that only sends requests never loads the parser.
-import { checkCurlUrl } from '../../../compile/curl/url.js';
+import { checkCurlUrl } from '../../../compile/index.js';
 import type { WireRequest } from './wire-request.js';
 
 /** Longest part of a command an error shows (a command may be 64 KiB). */

@@ -1,4 +1,4 @@
-import type { PlanHttpOperation } from '../../../compile/plan.js';
+import type { PlanHttpOperation } from '../../../compile/index.js';
 import { checkDialectResponse, describeDialectError } from '../../protocols/dialects/index.js';
 import { assertSuccessStatus } from '../../http/status-error.js';
 import { sendRequest } from '../../http/transport.js';

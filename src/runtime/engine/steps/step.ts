@@ -2,7 +2,7 @@ import type { SignInJar } from '../../http/cookie-jar.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import type { ClientCertificate } from '../../http/client-certificates.js';
 import type { Redactor } from '../../../core/redactor.js';
-import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../../compile/plan.js';
+import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../../compile/index.js';
 import type { Observation, ObservedCookie } from '../../http/observation.js';
 import type { DigestSessionState, OriginStorage } from '../../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../../template/template.js';

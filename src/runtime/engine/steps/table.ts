@@ -1,4 +1,4 @@
-import type { PlanOperation } from '../../../compile/plan.js';
+import type { PlanOperation } from '../../../compile/index.js';
 import { runHttpStep } from './http-step.js';
 import { runDigestOperation } from './digest-step.js';
 import { runBrowserOperation } from './browser-step.js';

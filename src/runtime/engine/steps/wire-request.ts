@@ -1,4 +1,4 @@
-import type { PlanCredentials, RequestTemplate } from '../../../compile/plan.js';
+import type { PlanCredentials, RequestTemplate } from '../../../compile/index.js';
 import type { HeaderPair } from '../../http/observation.js';
 import { encodeCookieHeader, appendQuery, mergeCredentials } from '../../session/merge.js';
 import { basicAuthorization } from '../../../core/basic-auth.js';

@@ -1,4 +1,4 @@
-import type { BrowserCommand } from '../../../config/schema/index.js';
+import type { BrowserCommand } from '../../../config/index.js';
 import { didYouMean } from '../../../core/suggest.js';
 
 /** How a Selenium IDE locator finds elements. */

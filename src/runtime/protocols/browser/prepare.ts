@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { NameValuesList, PlanBrowserOperation } from '../../../compile/plan.js';
+import type { NameValuesList, PlanBrowserOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import { BrowserVariables, expandText } from './expand.js';
 import type { TemplateScope, TemplateWhere } from '../../template/template.js';

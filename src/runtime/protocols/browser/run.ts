@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { PlanBrowserOperation } from '../../../compile/plan.js';
-import type { BrowserCommand, BrowserTest } from '../../../config/schema/index.js';
+import type { PlanBrowserOperation } from '../../../compile/index.js';
+import type { BrowserCommand, BrowserTest } from '../../../config/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Observation, ObservedCookie } from '../../http/observation.js';

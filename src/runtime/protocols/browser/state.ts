@@ -1,5 +1,5 @@
 import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
-import type { BrowserCommand } from '../../../config/schema/index.js';
+import type { BrowserCommand } from '../../../config/index.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Observation } from '../../http/observation.js';
 import type { TemplateWhere } from '../../template/template.js';

@@ -1,5 +1,5 @@
-import type { Plan, PlanBrowserOperation } from '../../../compile/plan.js';
-import type { BrowserCommand } from '../../../config/schema/index.js';
+import type { Plan, PlanBrowserOperation } from '../../../compile/index.js';
+import type { BrowserCommand } from '../../../config/index.js';
 import type { ConfigIssue } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 import { formatPath } from '../../../core/path.js';

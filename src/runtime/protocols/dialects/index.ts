@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../../core/errors.js';
-import type { ResponseDialect } from '../../../compile/plan.js';
+import type { ResponseDialect } from '../../../compile/index.js';
 import type { Observation, ObservedResponse } from '../../http/observation.js';
 import { checkCognitoResponse, describeCognitoError } from './cognito.js';
 import { checkGraphqlResponse, describeGraphqlErrors } from './graphql.js';
