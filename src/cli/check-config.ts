@@ -12,9 +12,9 @@ import type { CliIo } from './io.js';
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when no file is given and none is found.
  * @throws ConfigInvalidError with every issue, located and masked, when the config has errors.
  * @example
- * const { plan, warnings } = openCliConfig(values.config as string | undefined, io);
+ * const { plan, warnings } = await openCliConfig(values.config as string | undefined, io);
  */
-export function openCliConfig(option: string | undefined, io: CliIo, options: { checks?: boolean } = {}): OpenedConfig {
+export async function openCliConfig(option: string | undefined, io: CliIo, options: { checks?: boolean } = {}): Promise<OpenedConfig> {
   return openConfig({
     file: option,
     baseDir: io.cwd,
@@ -73,13 +73,13 @@ export function plural(count: number, word: string): string {
  * command then exits with `ExitCode.INVALID`).
  *
  * @example
- * const opened = usableConfig(values.config as string | undefined, io);
+ * const opened = await usableConfig(values.config as string | undefined, io);
  * if (!opened) return ExitCode.INVALID;
  */
-export function usableConfig(option: string | undefined, io: CliIo): OpenedConfig | undefined {
+export async function usableConfig(option: string | undefined, io: CliIo): Promise<OpenedConfig | undefined> {
   let opened: OpenedConfig;
   try {
-    opened = openCliConfig(option, io);
+    opened = await openCliConfig(option, io);
   } catch (error) {
     if (!(error instanceof ConfigInvalidError)) throw error;
     io.stderr.write(renderIssues(error.issues, io.cwd, error.file));

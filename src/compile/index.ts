@@ -8,6 +8,6 @@ export { checkPlan } from './check-plan.js';
 export { explainPlan } from './explain.js';
 export { planSecrets } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
-export { templateNames, TEMPLATE_PATTERN } from './template-names.js';
+export { templateNames, TEMPLATE_PATTERN } from '../core/template-names.js';
 export type * from './plan.js';
 export { checkCurlUrl } from './curl/url.js';

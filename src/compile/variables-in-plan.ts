@@ -1,6 +1,6 @@
 import type { BrowserProject } from '../config/index.js';
 import type { PlanCredentials, PlanOperation, PlanProcedure } from './plan.js';
-import { isTemplateName, templateNames } from './template-names.js';
+import { isTemplateName, templateNames } from '../core/template-names.js';
 
 /**
  * What variables the parts of a Plan define and use, for checks before anything runs

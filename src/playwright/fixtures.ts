@@ -104,7 +104,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   storageState: async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
     if (!_authResolved) return use(storageState);
-    await use(toStorageState(_authResolved.session, resolveScope(_multiauth.scope(), baseURL).hosts));
+    await use(toStorageState(_authResolved.session, resolveScope(await _multiauth.scope(), baseURL).hosts));
   },
 
   httpCredentials: async ({ httpCredentials, _authResolved }, use) => {
@@ -114,12 +114,12 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   clientCertificates: async ({ clientCertificates, authUser, _multiauth }, use) => {
     if (!authUser) return use(clientCertificates);
-    await use(clientCertificatesFor(_multiauth, authUser) ?? clientCertificates);
+    await use((await clientCertificatesFor(_multiauth, authUser)) ?? clientCertificates);
   },
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
-      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(_multiauth.scope(), baseURL));
+      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(await _multiauth.scope(), baseURL));
     }
     await use(context);
   },
@@ -131,7 +131,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       ignoreHTTPSErrors,
       extraHTTPHeaders,
       storageState: session ? toStorageState(session, []) : undefined,
-      clientCertificates: authUser ? clientCertificatesFor(_multiauth, authUser) : undefined,
+      clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
     await use(_authResolved ? wrapRequestContext(context, _authResolved.live, baseURL) : context);
     await context.dispose();
@@ -143,8 +143,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const { session, source } = await _multiauth.session(user);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
       const live = liveSession(_multiauth, user, testInfo);
-      const scope = resolveScope(_multiauth.scope(), baseURL);
-      const certificates = clientCertificatesFor(_multiauth, user);
+      const scope = resolveScope(await _multiauth.scope(), baseURL);
+      const certificates = await clientCertificatesFor(_multiauth, user);
       const context = await browser.newContext({
         ...contextOptions,
         baseURL,

@@ -8,8 +8,8 @@ export type ClientCertificate = { origin: string; certPath?: string; keyPath?: s
  * see `resolvePlanPaths`), or undefined for other users.
  *
  * @example
- * clientCertificatesFor(auth, 'alice'); // [{ origin: 'https://api.test', certPath: '/abs/alice.crt', keyPath: '/abs/alice.key' }]
+ * await clientCertificatesFor(auth, 'alice'); // [{ origin: 'https://api.test', certPath: '/abs/alice.crt', keyPath: '/abs/alice.key' }]
  */
-export function clientCertificatesFor(auth: WorkerAuth, user: string): ClientCertificate[] | undefined {
+export async function clientCertificatesFor(auth: WorkerAuth, user: string): Promise<ClientCertificate[] | undefined> {
   return auth.mtlsCertificates(user);
 }

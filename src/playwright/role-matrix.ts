@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../core/errors.js';
-import { cacheDirFor, configFile, digestOf, openConfig, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
+import { cacheDirFor, configFile, digestOf, openConfigSync, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import { toSpecError } from './spec-error.js';
 
@@ -79,7 +79,7 @@ function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig
     }
     const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(env));
     if (digest) return { file, users: digest.users };
-    const opened = openConfig({
+    const opened = openConfigSync({
       file,
       baseDir,
       env,

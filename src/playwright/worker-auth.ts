@@ -47,29 +47,29 @@ export class WorkerAuth {
   readonly redactor = new Redactor();
   private located?: { file: string; cacheDir: string; key: string | undefined };
   private digest?: RunDigest;
-  private opened?: OpenedConfig;
-  private sessions?: SessionStore;
+  private opening?: Promise<OpenedConfig>;
+  private sessions?: Promise<SessionStore>;
   /** Sessions whose secrets the redactor knows: every test asks for its user's, mostly the same one. */
   private readonly registered = new WeakSet<ResolvedSession['session']>();
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
   /** The config's `scope`: origins that receive the injected credentials. */
-  scope(): string[] {
-    return this.digestOrOpen().scope;
+  async scope(): Promise<string[]> {
+    return (await this.digestOrOpen()).scope;
   }
 
   /** The config's mTLS certificates when `user` presents them (paths absolute), else undefined. */
-  mtlsCertificates(user: string): MtlsCertificate[] | undefined {
-    if (!this.digestOrOpen().mtlsUsers.includes(user)) return undefined;
-    const { plan } = this.open();
+  async mtlsCertificates(user: string): Promise<MtlsCertificate[] | undefined> {
+    if (!(await this.digestOrOpen()).mtlsUsers.includes(user)) return undefined;
+    const { plan } = await this.open();
     return plan.mtls.length ? plan.mtls.map((c) => ({ ...c })) : undefined;
   }
 
   /** The user's session: from memory, the cache, or a sign-in (once across workers). */
   async session(user: string): Promise<ResolvedSession> {
     try {
-      const resolved = await this.store().get(user);
+      const resolved = await (await this.store()).get(user);
       const { session } = resolved;
       if (!this.registered.has(session)) {
         this.registered.add(session);
@@ -81,43 +81,26 @@ export class WorkerAuth {
     }
   }
 
-  private store(): SessionStore {
-    if (this.sessions) return this.sessions;
-    const { contentHash } = this.digestOrOpen();
-    this.sessions = new SessionStore(
+  private store(): Promise<SessionStore> {
+    this.sessions ??= this.digestOrOpen().then(({ contentHash }) => new SessionStore(
       { dir: this.locate().cacheDir, scopeKey: this.scopeKey(contentHash) },
       {
-        signIn: (user) => authenticate(this.open().plan, user, this.authOptions()),
-        refresh: (session) => refreshSession(this.open().plan, session, this.authOptions()),
+        // Signing in or refreshing is what can print the config's secrets: the config is opened
+        // first, which registers them in the redactor.
+        signIn: async (user) => authenticate((await this.open()).plan, user, this.authOptions()),
+        refresh: async (session) => refreshSession((await this.open()).plan, session, this.authOptions()),
       },
-    );
+    ));
     return this.sessions;
   }
 
-  /** The digest another worker of this run left, or this worker's own opening of the config. */
-  private digestOrOpen(): RunDigest {
+  /** The checked digest another worker of this run left, or this worker's own opening of the config. */
+  private async digestOrOpen(): Promise<RunDigest> {
     if (this.digest) return this.digest;
-    try {
-      const { cacheDir, key } = this.locate();
-      const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(this.options.env));
-      if (digest?.checked) {
-        this.digest = digest;
-        // Masking needs the config's secrets: the first text to mask opens the config, which
-        // registers them in this redactor. A config that no longer opens has no more to mask.
-        this.redactor.addLazily(() => {
-          try {
-            this.open();
-          } catch {
-            // The error reaches whoever asks for the plan next.
-          }
-          return [];
-        });
-        return digest;
-      }
-    } catch (error) {
-      throw toSpecError(error, this.redactor);
-    }
-    const opened = this.open();
+    const { cacheDir, key } = this.locate();
+    const found = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(this.options.env));
+    if (found?.checked) return (this.digest = found);
+    const opened = await this.open();
     return (this.digest ??= digestOf(opened, runId(this.options.env), true));
   }
 
@@ -143,19 +126,21 @@ export class WorkerAuth {
     }
   }
 
-  private open(): OpenedConfig {
-    if (this.opened) return this.opened;
-    try {
+  /** Opens the config once per worker (the loader, schema and compiler load then), and leaves the run's digest. */
+  private open(): Promise<OpenedConfig> {
+    this.opening ??= (async () => {
       const { file, cacheDir, key } = this.locate();
-      const opened = openConfig({ file, baseDir: this.options.baseDir, env: this.options.env, notFoundHint: '', redactor: this.redactor });
-      this.opened = opened;
-      this.digest = digestOf(opened, runId(this.options.env), true);
-      if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
-      this.showWarnings(opened, cacheDir);
-      return opened;
-    } catch (error) {
-      throw toSpecError(error, this.redactor);
-    }
+      try {
+        const opened = await openConfig({ file, baseDir: this.options.baseDir, env: this.options.env, notFoundHint: '', redactor: this.redactor });
+        this.digest = digestOf(opened, runId(this.options.env), true);
+        if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
+        this.showWarnings(opened, cacheDir);
+        return opened;
+      } catch (error) {
+        throw toSpecError(error, this.redactor);
+      }
+    })();
+    return this.opening;
   }
 
   /** The config's warnings, written by the first worker of the run that opens the config. */

@@ -12,8 +12,6 @@
  * const session = await authenticate(plan, 'alice', { redactor });
  * const signed = applySession(session, { method: 'GET', url: 'https://api.test/me', headers: [] });
  */
-import { createRequire } from 'node:module';
-import type { ConfigIssue } from '../core/errors.js';
 import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { CliBrowserOptions } from './protocols/browser/launch.js';
@@ -26,6 +24,8 @@ export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
+// Browser command tables only (curl commands were checked by compile): light enough to load at once.
+export { preflight } from './engine/preflight.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { CliBrowserOptions } from './protocols/browser/launch.js';
@@ -34,21 +34,6 @@ export type { Session, DigestSessionState, OriginStorage } from './session/sessi
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
 // Answering a digest challenge is pure (no transport): authedRequest answers them for digest users.
 export { answerChallenge, type DigestAnswer, type DigestTarget } from './protocols/digest/index.js';
-
-// Synchronous for what must answer synchronously (opening a config, which authUsers() does while
-// playwright.config.ts loads); the rest loads with import().
-const load = createRequire(import.meta.url);
-
-/**
- * Problems of a plan that only the runtime can see before it runs (browser commands a step could not
- * run); loads their checkers on first use.
- *
- * @example
- * const issues = preflight(plan); // [{ severity: 'error', path: [...], message: '...' }]
- */
-export function preflight(plan: Plan): ConfigIssue[] {
-  return (load('./engine/preflight.js') as typeof import('./engine/preflight.js')).preflight(plan);
-}
 
 /**
  * Signs `userName` in: runs the user's procedure and returns the Session (loads the engine on first use).

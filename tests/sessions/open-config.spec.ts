@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigInvalidError, renderIssue } from '../../src/core/errors.js';
 import { MASK } from '../../src/core/redactor.js';
-import { openConfig } from '../../src/sessions/index.js';
+import { openConfig } from '../../src/sessions/open-config.js';
 import { thrown } from '../support/errors.js';
 import { tempFiles as tempDir } from '../support/temp-files.js';
 

@@ -34,7 +34,7 @@ export const loginCommand: Command = {
   positionals: { min: 1, max: 1 },
   async run({ values, positionals, io }) {
     const userName = positionals[0] as string;
-    const opened = usableConfig(values.config as string | undefined, io);
+    const opened = await usableConfig(values.config as string | undefined, io);
     if (!opened) return ExitCode.INVALID;
     const { plan, redactor } = opened;
 

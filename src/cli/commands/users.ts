@@ -18,7 +18,7 @@ export const usersCommand: Command = {
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
     try {
-      const { plan } = openCliConfig(values.config as string | undefined, io, { checks: false });
+      const { plan } = await openCliConfig(values.config as string | undefined, io, { checks: false });
       io.stdout.write(plan.users.map((user) => `${user.name}\n`).join(''));
       return ExitCode.OK;
     } catch (error) {

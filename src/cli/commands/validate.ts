@@ -27,7 +27,7 @@ export const validateCommand: Command = {
   },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    const opened = usableConfig(values.config as string | undefined, io);
+    const opened = await usableConfig(values.config as string | undefined, io);
     if (!opened) return ExitCode.INVALID;
     const { file, plan, warnings, redactor } = opened;
     const procedures = Object.keys(plan.procedures).length;

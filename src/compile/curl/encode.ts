@@ -1,4 +1,4 @@
-import { TEMPLATE_PATTERN } from '../template-names.js';
+import { TEMPLATE_PATTERN } from '../../core/template-names.js';
 import { curlParseError } from './errors.js';
 
 const ONE_TEMPLATE = new RegExp(TEMPLATE_PATTERN.source);

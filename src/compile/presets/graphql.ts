@@ -1,7 +1,7 @@
 import type { GraphqlPreset } from '../../config/index.js';
 import type { PlanExtraction, PlanInjection, PlanProcedure } from '../plan.js';
 import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
-import { isTemplateName, templateOf } from '../template-names.js';
+import { isTemplateName, templateOf } from '../../core/template-names.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
 
 /** Name of the variable the default extraction fills (DESIGN.md: graphql defaults). */

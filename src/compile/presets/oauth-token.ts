@@ -1,7 +1,7 @@
 import type { ConfigPath } from '../../core/path.js';
 import type { PlanExtraction, PlanProcedure } from '../plan.js';
 import type { RefreshRule } from '../refresh.js';
-import { templateOf } from '../template-names.js';
+import { templateOf } from '../../core/template-names.js';
 import { clientAuthentication, type ClientAuthMethod } from './oauth-client-auth.js';
 import { presetProcedureName, type PresetSite } from './preset-output.js';
 

@@ -1,7 +1,7 @@
 import type { OAuthUserpassPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials, scopesString } from '../normalize.js';
-import { templateOf } from '../template-names.js';
+import { templateOf } from '../../core/template-names.js';
 import { oauthProcedures } from './oauth-token.js';
 import { presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
 

@@ -1,7 +1,7 @@
 import type { PoolUserpassPreset } from '../../config/index.js';
 import type { PlanProcedure } from '../plan.js';
 import { presetCredentials } from '../normalize.js';
-import { templateOf } from '../template-names.js';
+import { templateOf } from '../../core/template-names.js';
 import { cognitoSecretHash } from './cognito-secret-hash.js';
 import { bearerInjection, tokenExtractions, tokenRefresh, TOKEN_VARIABLES } from './oauth-token.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';

@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
-import { TEMPLATE_PATTERN } from '../../compile/index.js';
+import { TEMPLATE_PATTERN } from '../../core/template-names.js';
 import { isPlainObject } from '../../core/json-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { thrown } from '../../support/errors.js';
 import { expandTemplate, holdsTemplate } from '../../../src/runtime/template/template.js';
-import { templateNames } from '../../../src/compile/template-names.js';
+import { templateNames } from '../../../src/core/template-names.js';
 
 const where = { user: 'alice', procedure: 'login', step: 1, path: ['procedures', 0, 'operations', 1, 'parameters'] };
 
