@@ -2,12 +2,9 @@
  * Sessions across workers and runs: memo, 0600 cache files, cross-process lock, refresh once; and
  * `openConfig`, the one way a config is opened for signing in.
  *
- * The front door of the layer. Opening a config loads the loader, the schema, the compiler and the
- * checks, which cost a Playwright worker more CPU than anything else it does before its first test;
- * a worker of a run whose sessions are cached never needs them ({@link readRunDigest}), so
- * {@link openConfig} loads them on its first call.
+ * The front door of the layer. A worker of a run whose sessions are cached never opens the config
+ * ({@link readRunDigest}).
  */
-import { createRequire } from 'node:module';
 import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 
 export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
@@ -18,17 +15,16 @@ export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
 export { digestOf, quickConfigKey, readRunDigest, runId, writeRunDigest, type RunDigest } from './run-digest.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
-
-// Synchronous for the role matrix only: authUsers() runs while playwright.config.ts loads, where
-// nothing async can; it runs in the runner, before any worker (see openConfigSync).
-const load = createRequire(import.meta.url);
+// The role matrix opens configs while playwright.config.ts loads, where nothing async can: it needs
+// the opener loaded. (A require() of it on first use breaks under loaders that transpile what
+// require() loads, as Playwright's does for files outside node_modules.)
+export { openConfig as openConfigSync } from './open-config.js';
 
 /**
  * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file
  * (`multiauth.yaml`, `.yml`, `.json`), loads it (YAML or JSON, `${ENV}` and `.env`), validates it,
  * compiles it, makes the plan's paths absolute, runs `checkPlan` and the runtime's `preflight`,
  * locates every issue at `file:line:col` (compile errors too), and registers the plan's secrets.
- * Loads the loader, the schema and the compiler on first call.
  *
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when there is no config (with `notFoundHint`), or the
  *   file cannot be read.
@@ -41,17 +37,4 @@ const load = createRequire(import.meta.url);
  */
 export async function openConfig(options: OpenConfigOptions): Promise<OpenedConfig> {
   return (await import('./open-config.js')).openConfig(options);
-}
-
-/**
- * {@link openConfig} without waiting, for the role matrix, which must answer while
- * `playwright.config.ts` loads. It loads the opener with `require()` of its ES module: only the runner
- * (or a worker that finds no digest of the run) comes here, and a module first loaded that way under
- * a loader that transpiles it would not serve `import()` later, so nothing else may use it.
- *
- * @example
- * const { plan } = openConfigSync({ baseDir, env: process.env, notFoundHint, checks: false });
- */
-export function openConfigSync(options: OpenConfigOptions): OpenedConfig {
-  return (load('./open-config.js') as typeof import('./open-config.js')).openConfig(options);
 }
