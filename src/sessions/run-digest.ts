@@ -63,7 +63,7 @@ export function runId(env: Record<string, string | undefined>): string {
 }
 
 function digestPath(cacheDir: string, key: string): string {
-  return join(cacheDir, `config-${key.slice(0, 32)}.json`);
+  return join(cacheDir, `run-digest-${key.slice(0, 32)}`);
 }
 
 /**
