@@ -6,7 +6,7 @@ import type {
   MtlsCertificate,
   TokenExtraction,
   TokenInjection,
-} from '../config/index.js';
+} from '../config/schema/index.js';
 
 /**
  * The compiled form of a config: every preset has become ordinary users and procedures, every

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../../config/index.js';
+import type { HttpMethod } from '../../config/schema/index.js';
 import type { NameValuesList, RequestTemplate } from '../plan.js';
 import { basicAuthorization } from '../../core/basic-auth.js';
 import { curlParseError, curlUnsupported } from './errors.js';

@@ -1,4 +1,6 @@
-import { HttpMethod } from '../../config/index.js';
+// The schema, not the config door: the simulator's import graph must hold no file or env reader
+// (tests/compile/curl/hostile.spec.ts), and the door also exports the loader.
+import { HttpMethod } from '../../config/schema/index.js';
 import { curlForbidden, curlParseError, quoteToken } from './errors.js';
 import { hasTemplate, urlencodeKeepingTemplates } from './encode.js';
 import type { CurlState } from './state.js';
