@@ -39,9 +39,9 @@ export interface WorkerAuthOptions {
  * The first worker of a run opens the config (reads, validates, compiles and checks it, shows its
  * warnings) and leaves a digest of it in the cache directory ({@link RunDigest}: hashes, user names,
  * the scope, nothing secret). The other workers start from that digest: while their users' sessions
- * are cached they never load the config's loader, schema, compiler or transport, which would cost
- * each of them more CPU than the rest of its start. Anything that needs the plan itself (a sign-in,
- * a refresh, mTLS certificates, a message to mask) opens the config first.
+ * are cached they neither validate nor compile the config, nor load the transport. Anything that
+ * needs the plan itself (a sign-in, a refresh, mTLS certificates) opens the config first, which also
+ * registers its secrets for masking.
  */
 export class WorkerAuth {
   readonly redactor = new Redactor();
