@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { RESERVED_PROCEDURE_CONFIG } from '../support/config-texts.js';
 import { runInlineProject } from '../support/inline-project.js';
 import { runCli, STACK_FRAME } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
@@ -44,20 +45,7 @@ for (const user of authUsers()) test(user, () => {});
 test('the fixtures locate a compile error at file:line:col, as multiauth validate does', async () => {
   const result = await runInlineProject({
     // A procedure named like the one the http preset compiles to: only compiling finds it.
-    'multiauth.yaml': `presets:
-  - type: http
-    request: { url: "http://127.0.0.1:9/token", method: POST, body: { u: "{{username}}", p: "{{password}}" } }
-    extractions: [{ name: token, location: body, key: token }]
-    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
-    users:
-      - { username: alice, password: alice-password }
-procedures:
-  - name: "preset[0]:http"
-    operations:
-      - tech: http
-        parameters: { url: "http://127.0.0.1:9/x", method: GET }
-users: []
-`,
+    'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
     'a.spec.ts': `
 import { test } from 'playwright-multiauth';
 test.use({ authUser: 'alice' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigInvalidError, renderIssue } from '../../src/core/errors.js';
 import { MASK } from '../../src/core/redactor.js';
 import { openConfig } from '../../src/sessions/open-config.js';
+import { RESERVED_PROCEDURE_CONFIG as RESERVED } from '../support/config-texts.js';
 import { thrown } from '../support/errors.js';
 import { tempFiles as tempDir } from '../support/temp-files.js';
 
@@ -19,21 +20,6 @@ users:
   - { name: alice, procedure: login, credentials: { username: alice, password: open-config-pw } }
 `;
 
-/** A procedure named like the one the http preset compiles to: an error found only by compiling. */
-const RESERVED = `presets:
-  - type: http
-    request: { url: "http://127.0.0.1:9/token", method: POST, body: { u: "{{username}}", p: "{{password}}" } }
-    extractions: [{ name: token, location: body, key: token }]
-    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
-    users:
-      - { username: alice, password: alice-password }
-procedures:
-  - name: "preset[0]:http"
-    operations:
-      - tech: http
-        parameters: { url: "http://127.0.0.1:9/x", method: GET }
-users: []
-`;
 
 test('finds multiauth.yml; without any config, names all three file names and gives the caller\'s hint', () => {
   const { dir, remove } = tempDir({ 'multiauth.yml': WARNED });
