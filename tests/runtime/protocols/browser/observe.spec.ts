@@ -56,7 +56,7 @@ test('the observation holds requests, responses, bodies, URLs, cookies and local
 test('a wrong password is a failed assertion, not a silent success', async ({ context, pages }) => {
   const operation = signIn(pages.url);
   operation.project.tests[0]!.commands.splice(4, 2, { id: 'a', command: 'assertTitle', target: 'Welcome' });
-  operation.waitForSeconds = 1;
+  operation.waitForSeconds = 5; // a loaded machine must not time out the click; assertTitle fails after at most this
   await expect(run(context, operation, { username: 'alice', password: 'wrong' })).rejects.toThrow(
     /command 5 \(assertTitle "Welcome"\): the page title does not equal the expected title .*actual: "Sign in failed"/,
   );
