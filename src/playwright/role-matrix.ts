@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../core/errors.js';
-import { cacheDirFor, configFile, digestOf, openConfigSync, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
+import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import { toSpecError } from './spec-error.js';
 
@@ -79,15 +79,9 @@ function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig
     }
     const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(env));
     if (digest) return { file, users: digest.users };
-    const opened = openConfigSync({
-      file,
-      baseDir,
-      env,
-      notFoundHint: '',
-      // The names are all the matrix needs: the fixtures check the rest when a test signs in.
-      checks: false,
-    });
-    const digested = digestOf(opened, runId(env), false);
+    // Opened in a child process, so that the workers that import the package do not load the parser,
+    // the schema and the compiler for it (digestInChild says why).
+    const digested = digestInChild({ file, baseDir, notFoundHint: '', run: runId(env) }, env);
     if (key !== undefined) writeRunDigest(cacheDir, key, digested);
     return { file, users: digested.users };
   } catch (error) {

@@ -15,10 +15,7 @@ export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
 export { digestOf, quickConfigKey, readRunDigest, runId, writeRunDigest, type RunDigest } from './run-digest.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
-// The role matrix opens configs while playwright.config.ts loads, where nothing async can: it needs
-// the opener loaded. (A require() of it on first use breaks under loaders that transpile what
-// require() loads, as Playwright's does for files outside node_modules.)
-export { openConfig as openConfigSync } from './open-config.js';
+export { digestInChild, type DigestRequest } from './digest-in-child.js';
 
 /**
  * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file

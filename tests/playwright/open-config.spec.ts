@@ -42,7 +42,7 @@ for (const user of authUsers()) test(user, () => {});
   for (const output of [cli.stderr, fixtures.output, matrix.output]) expect(output).not.toMatch(STACK_FRAME);
 });
 
-test('the fixtures locate a compile error at file:line:col, as multiauth validate does', async () => {
+test('the fixtures and authUsers locate a compile error at file:line:col, as multiauth validate does', async () => {
   const result = await runInlineProject({
     // A procedure named like the one the http preset compiles to: only compiling finds it.
     'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
@@ -52,7 +52,29 @@ test.use({ authUser: 'alice' });
 test('signed in', async ({ authedRequest }) => { await authedRequest.get('http://127.0.0.1:9/'); });
 `,
   });
+  const located = /multiauth\.yaml:9:11 {2}procedures\[0\]\.name: procedure name "preset\[0\]:http" is reserved for a preset/;
   expect(result.failed).toBe(1);
-  expect(result.output).toMatch(/multiauth\.yaml:9:11 {2}procedures\[0\]\.name: procedure name "preset\[0\]:http" is reserved for a preset/);
+  expect(result.output).toMatch(located);
   expect(result.output).not.toMatch(STACK_FRAME);
+
+  // The role matrix opens the config in a child process (src/sessions/digest-in-child.ts): its
+  // errors come back whole, with their class and code.
+  const matrix = await runInlineProject({
+    'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
+    'a.spec.ts': `
+import { test, authUsers, MultiAuthError } from 'playwright-multiauth';
+let users: string[] = [];
+try {
+  users = authUsers();
+} catch (error) {
+  console.log('class:', error instanceof MultiAuthError, 'code:', (error as MultiAuthError).code);
+  throw error;
+}
+for (const user of users) test(user, () => {});
+`,
+  });
+  expect(matrix.exitCode).not.toBe(0);
+  expect(matrix.output).toContain('class: true code: CONFIG_INVALID');
+  expect(matrix.output).toMatch(located);
+  expect(matrix.output).not.toMatch(STACK_FRAME);
 });

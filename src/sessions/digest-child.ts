@@ -1,0 +1,32 @@
+/**
+ * The child process of `digestInChild`: reads a {@link DigestRequest} on stdin, opens the config
+ * with the environment it was given, and prints a {@link DigestAnswer} as JSON on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigInvalidError, isMultiAuthError } from '../core/errors.js';
+import type { DigestAnswer, DigestRequest } from './digest-in-child.js';
+import { openConfig } from './open-config.js';
+import { digestOf } from './run-digest.js';
+
+function answer(): DigestAnswer {
+  try {
+    const request = JSON.parse(readFileSync(0, 'utf8')) as DigestRequest;
+    const opened = openConfig({
+      ...(request.file === undefined ? {} : { file: request.file }),
+      baseDir: request.baseDir,
+      env: process.env,
+      notFoundHint: request.notFoundHint,
+      // The names are all the matrix needs: the fixtures check the rest when a test signs in.
+      checks: false,
+    });
+    return { digest: digestOf(opened, request.run, false) };
+  } catch (error) {
+    if (!isMultiAuthError(error)) return { bug: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    const { code, message, path, location, context, hint, details } = error;
+    const options = { path, location, context, hint, details };
+    if (error instanceof ConfigInvalidError) return { error: { code, message, options, file: error.file, issues: error.issues } };
+    return { error: { code, message, options } };
+  }
+}
+
+process.stdout.write(JSON.stringify(answer()));

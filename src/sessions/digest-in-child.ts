@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigInvalidError, MultiAuthError, type ConfigIssue, type ErrorCode, type MultiAuthErrorOptions } from '../core/errors.js';
+import type { OpenConfigOptions } from './open-config.js';
+import type { RunDigest } from './run-digest.js';
+
+/** What {@link digestInChild} asks the child for. */
+export interface DigestRequest {
+  /** As {@link OpenConfigOptions}' (the child opens with `checks: false`). */
+  file?: string;
+  baseDir: string;
+  notFoundHint: string;
+  /** The run the digest is for ({@link runId} of the caller: the child's pid is not the run's). */
+  run: string;
+}
+
+/** What the child prints: the digest, or the error that stopped it, as data. */
+export type DigestAnswer =
+  | { digest: RunDigest }
+  | { error: { code: ErrorCode; message: string; options: MultiAuthErrorOptions; file?: string; issues?: ConfigIssue[] } }
+  | { bug: string };
+
+/** Opening a config takes well under a second; a child stuck longer than this is stopped. */
+const CHILD_TIMEOUT_MS = 60_000;
+/** A digest of 100k users with long names still fits. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Opens the config (without `checkPlan` and `preflight`, as `openConfig({ checks: false })`) in a
+ * child Node process, synchronously, and returns the digest of what it found. For the role matrix:
+ * it runs while `playwright.config.ts` loads, where nothing async can, and loading the YAML parser,
+ * the schema and the compiler into every worker that only imports the package would cost each of
+ * them more CPU than the rest of its start. A `require()` of them on first use is no way out:
+ * Playwright's loader transpiles what `require()` loads from outside `node_modules`.
+ *
+ * @throws MultiAuthError (`ConfigInvalidError` for a config with errors) as `openConfig` would
+ *   throw it, rebuilt from the child's answer; Error when the child could not run.
+ * @example
+ * const digest = digestInChild({ baseDir, notFoundHint: '', run: runId(process.env) }, process.env);
+ * digest.users; // ['alice', 'bob']
+ */
+export function digestInChild(request: DigestRequest, env: Record<string, string | undefined>): RunDigest {
+  const here = fileURLToPath(import.meta.url);
+  // From the sources (tests run them through tsx) the child is the .ts beside this file.
+  const fromSource = here.endsWith('.ts');
+  const child = here.replace(/digest-in-child\.(ts|js)$/, `digest-child.${fromSource ? 'ts' : 'js'}`);
+  if (!existsSync(child)) throw new Error(`playwright-multiauth is incomplete: ${child} is missing; reinstall the package.`);
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [...(fromSource ? ['--import', 'tsx'] : []), child], {
+      input: JSON.stringify(request),
+      env,
+      encoding: 'utf8',
+      timeout: CHILD_TIMEOUT_MS,
+      maxBuffer: MAX_ANSWER_BYTES,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    const e = error as { signal?: string; stderr?: string };
+    const why = e.signal ? `was stopped (${e.signal}) after ${CHILD_TIMEOUT_MS / 1000} s at most` : 'failed';
+    throw new Error(`playwright-multiauth: the process that opens the config for the role matrix ${why}.${e.stderr ? `\n${String(e.stderr).slice(0, 4000)}` : ''}`);
+  }
+  const answer = JSON.parse(out) as DigestAnswer;
+  if ('digest' in answer) return answer.digest;
+  if ('bug' in answer) throw new Error(`playwright-multiauth: opening the config for the role matrix failed: ${answer.bug}`);
+  const { code, message, options, file, issues } = answer.error;
+  if (issues) throw new ConfigInvalidError(file ?? '', issues, code);
+  throw new MultiAuthError(code, message, options);
+}
