@@ -23,6 +23,10 @@ export function toSpecError(error: unknown, redactor: Redactor = new Redactor())
   const shown = redactError(error, redactor);
   shown.message = `playwright-multiauth: ${shown.render()}`;
   shown.stack = `${shown.name}: ${shown.message}`;
+  // Playwright prints an error thrown while playwright.config.ts loads (authProjects) with
+  // util.inspect, which lists own enumerable fields after the message: `code`, `issues` and the
+  // rest would repeat the message as raw objects. They stay readable, only hidden from that listing.
+  for (const key of Object.keys(shown)) Object.defineProperty(shown, key, { enumerable: false });
   made.add(shown);
   return shown;
 }

@@ -77,4 +77,19 @@ for (const user of users) test(user, () => {});
   expect(matrix.output).toContain('class: true code: CONFIG_INVALID');
   expect(matrix.output).toMatch(located);
   expect(matrix.output).not.toMatch(STACK_FRAME);
+
+  // Thrown while playwright.config.ts loads, Playwright prints the error with util.inspect: the
+  // message alone, not the error's fields as raw objects after it.
+  const config = await runInlineProject({
+    'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
+    'playwright.config.ts': `import { defineConfig } from '@playwright/test';
+import { authProjects } from 'playwright-multiauth';
+export default defineConfig({ projects: authProjects({ name: 'api' }) });
+`,
+    'a.spec.ts': `import { test } from 'playwright-multiauth';\ntest('x', () => {});\n`,
+  });
+  expect(config.exitCode).not.toBe(0);
+  expect(config.output).toMatch(located);
+  expect(config.output).not.toMatch(/code: 'CONFIG_INVALID'|issues: \[/);
+  expect(config.output).not.toMatch(STACK_FRAME);
 });
