@@ -2,13 +2,13 @@ import { formatPath } from '../core/path.js';
 import type { Redactor } from '../core/redactor.js';
 import { explainProcedure, pairs } from './explain-procedure.js';
 import type { Plan, PlanCredentials, PlanUser } from './plan.js';
-import { planSecrets } from './secrets.js';
+import { registerPlan } from './secrets.js';
 
 /**
  * The whole Plan as readable text, for `multiauth validate --explain`: every user (credentials,
  * variables, how it signs in and refreshes), then every procedure (requests with method, URL,
  * headers and body; extractions; injections), with every secret masked. The secrets of the Plan
- * ({@link planSecrets}) are registered in `redactor` first, and the text goes through it.
+ * (`registerPlan`: its secrets masked, its names never) are registered in `redactor` first, and the text goes through it.
  *
  * @example
  * const text = explainPlan(compile(config), new Redactor());
@@ -20,7 +20,7 @@ import { planSecrets } from './secrets.js';
  * //   ...
  */
 export function explainPlan(plan: Plan, redactor: Redactor): string {
-  redactor.add(...planSecrets(plan));
+  registerPlan(redactor, plan);
   const usage = procedureUsers(plan);
   const order = [...new Set([...usage.keys(), ...Object.keys(plan.procedures)])].filter((name) => plan.procedures[name]);
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -76,7 +76,8 @@ function explainCredentials(credentials: PlanCredentials): string[] {
   const lines: string[] = [];
   if (credentials.username !== undefined) lines.push(`username: ${credentials.username}`);
   if (credentials.password !== undefined) lines.push(`password: ${credentials.password}`);
-  if (credentials.basic) lines.push('sends username and password as HTTP Basic on every request');
+  if (credentials.basic === 'requests') lines.push('sends username and password as HTTP Basic on every request');
+  if (credentials.basic === 'sign-in') lines.push('sends username and password as HTTP Basic on its sign-in requests that have no Authorization');
   lines.push(...pairs('header', credentials.headers, ': '), ...pairs('cookie', credentials.cookies, '='), ...pairs('query', credentials.query, '='));
   if (credentials.body !== undefined) {
     lines.push(`body merged into every request: ${typeof credentials.body === 'string' ? credentials.body : JSON.stringify(credentials.body)}`);

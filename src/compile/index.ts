@@ -6,7 +6,7 @@ export { compile, type CompileOptions } from './compile.js';
 export { resolvePlanPaths } from './resolve-paths.js';
 export { checkPlan } from './check-plan.js';
 export { explainPlan } from './explain.js';
-export { planSecrets } from './secrets.js';
+export { planSecrets, planIdentifiers, registerPlan } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
 export { templateNames, TEMPLATE_PATTERN } from '../core/template-names.js';
 export type * from './plan.js';

@@ -1,3 +1,4 @@
+import type { Redactor } from '../core/redactor.js';
 import type { NameValuesList, Plan, PlanCredentials, PlanOperation, RequestTemplate } from './plan.js';
 
 /**
@@ -49,6 +50,41 @@ export function planSecrets(plan: Plan): string[] {
   return [...new Set(found.filter((value) => value.trim() !== '' && !value.includes('{{')))];
 }
 
+/**
+ * Every name a plan uses to say who and what (user names, procedure names, preset types, variable
+ * names: the users' own, extraction names, injected variables, `username` and `password`), for
+ * `Redactor.keep`: an identifier is never masked, even when a secret equals it.
+ *
+ * @example
+ * new Redactor().add(...planSecrets(plan)).keep(...planIdentifiers(plan));
+ */
+export function planIdentifiers(plan: Plan): string[] {
+  const found = new Set<string>(['username', 'password']);
+  for (const user of plan.users) {
+    found.add(user.name);
+    if (user.source.kind === 'preset') found.add(user.source.type);
+    for (const name of Object.keys(user.variables)) found.add(name);
+    for (const name of Object.keys(user.refresh?.variables ?? {})) found.add(name);
+  }
+  for (const procedure of Object.values(plan.procedures)) {
+    found.add(procedure.name);
+    for (const operation of procedure.operations) for (const extraction of operation.extractions) found.add(extraction.name);
+    for (const injection of procedure.injections) if (injection.variable !== undefined) found.add(injection.variable);
+  }
+  return [...found];
+}
+
+/**
+ * Tells `redactor` what of `plan` to mask ({@link planSecrets}) and what never to mask
+ * ({@link planIdentifiers}): the one way a plan is registered for printing.
+ *
+ * @example
+ * const text = registerPlan(new Redactor(), plan).redact(explainText);
+ */
+export function registerPlan(redactor: Redactor, plan: Plan, secrets: readonly string[] = planSecrets(plan)): Redactor {
+  return redactor.add(...secrets).keep(...planIdentifiers(plan));
+}
+
 function credentialSecrets(credentials: PlanCredentials): string[] {
   return [
     ...(credentials.password === undefined ? [] : [credentials.password]),
@@ -88,7 +124,19 @@ function operationSecrets(operation: PlanOperation): string[] {
 }
 
 function values(list: NameValuesList[], secret: (name: string) => boolean): string[] {
-  return list.filter((item) => secret(item.name)).flatMap((item) => item.values.map(withoutScheme));
+  return list
+    .filter((item) => secret(item.name))
+    .flatMap((item) => item.values.flatMap((value) => (/^cookie$/i.test(item.name) ? cookieHeaderSecrets(value) : [withoutScheme(value)])));
+}
+
+/**
+ * A `Cookie` header's value and each cookie's value in it (`sid=abc; theme=dark` -> the whole,
+ * `abc`, `dark`): a command pasted from a browser's "Copy as cURL" writes cookies with `-b`, and its
+ * text shows them pair by pair, not as the header the request sends.
+ */
+function cookieHeaderSecrets(header: string): string[] {
+  const pairs = header.split(';').slice(0, 1000);
+  return [header, ...pairs.map((pair) => pair.slice(pair.indexOf('=') + 1).trim()).filter((value) => value !== '')];
 }
 
 function withoutScheme(value: string): string {

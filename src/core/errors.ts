@@ -1,4 +1,5 @@
 import { formatPath, type ConfigPath } from './path.js';
+import { redactedUrl } from './urls.js';
 
 /**
  * Stable error codes. Scripts and tests match on these, never on message text.
@@ -186,7 +187,8 @@ function renderContext(context: AuthContext): string {
     parts.push(`step ${context.step + 1}${context.stepKind ? ` (${context.stepKind})` : ''}`);
   }
   if (context.method !== undefined || context.url !== undefined) {
-    parts.push([context.method, context.url].filter(Boolean).join(' '));
+    // Whoever set the URL should have cut it already; this is the last place before it is shown.
+    parts.push([context.method, context.url === undefined ? undefined : redactedUrl(context.url)].filter(Boolean).join(' '));
   }
   if (context.status !== undefined) parts.push(`HTTP ${context.status}`);
   return parts.join(', ');

@@ -34,6 +34,8 @@ export class Redactor {
   /** Collections of secrets that wait for the first print ({@link Redactor.addLazily}). */
   private deferred: Array<() => Iterable<string | undefined | null>> = [];
   private pattern: RegExp | undefined;
+  /** Identifiers never masked, even when a secret equals one ({@link Redactor.keep}). */
+  private readonly identifiers = new Set<string>();
 
   /** Registers secret values; empty and very short values are ignored. */
   add(...values: Array<string | undefined | null>): this {
@@ -60,9 +62,28 @@ export class Redactor {
     return this;
   }
 
-  /** Registers every secret another redactor knows. */
+  /**
+   * Registers identifiers (user, variable, procedure names) that are never masked, even when a
+   * secret equals one: `login --json` must say whose session it prints, and an error must name the
+   * variable it misses. A secret that equals an identifier is then shown where it appears alone;
+   * one that merely contains an identifier is masked whole as before.
+   *
+   * @example
+   * redactor.add('alice').keep('alice').redact('user "alice"'); // 'user "alice"'
+   */
+  keep(...names: string[]): this {
+    for (const name of names) {
+      this.identifiers.add(name);
+      if (this.secrets.delete(name)) this.pattern = undefined;
+    }
+    return this;
+  }
+
+  /** Registers every secret and identifier another redactor knows. */
   addAll(other: Redactor): this {
-    for (const secret of other.forms()) this.secrets.add(secret);
+    for (const name of other.identifiers) this.identifiers.add(name);
+    for (const secret of other.forms()) if (!this.identifiers.has(secret)) this.secrets.add(secret);
+    for (const name of this.identifiers) this.secrets.delete(name);
     this.pattern = undefined;
     return this;
   }
@@ -99,7 +120,7 @@ export class Redactor {
         if (this.registered.has(value)) continue;
         this.registered.add(value);
         for (const form of encodedForms(value)) {
-          if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form)) {
+          if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form) && !this.identifiers.has(form)) {
             this.secrets.add(form);
             this.pattern = undefined;
           }

@@ -3,7 +3,7 @@ import { ConfigInvalidError, MultiAuthError, type ConfigIssue } from '../core/er
 import { redactIssue } from '../core/error-context.js';
 import { Redactor } from '../core/redactor.js';
 import { loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
-import { checkPlan, compile, planSecrets, resolvePlanPaths, type Plan } from '../compile/index.js';
+import { checkPlan, compile, registerPlan, resolvePlanPaths, type Plan } from '../compile/index.js';
 import { preflight } from '../runtime/index.js';
 import { configFile } from './config-file.js';
 
@@ -77,7 +77,7 @@ export function openConfig(options: OpenConfigOptions): OpenedConfig {
     if (error.hint) issue.hint = error.hint;
     throw new ConfigInvalidError(file, sortIssues([...loaded.warnings, issue]));
   }
-  redactor.add(...planSecrets(plan));
+  registerPlan(redactor, plan);
   const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
   const issues = sortIssues([
     ...loaded.warnings,

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { planSecrets } from '../../src/compile/index.js';
+import { planIdentifiers, planSecrets, registerPlan, explainPlan } from '../../src/compile/index.js';
+import { Redactor } from '../../src/core/redactor.js';
 import { compileYaml } from './compile-helpers.js';
 
 test('users: passwords, cookies, secret headers/query/body fields and variables; not identifying values', () => {
@@ -83,4 +84,40 @@ presets:
   expect(secrets.some((s) => /^[A-Za-z0-9+/]{43}=$/.test(s))).toBe(true); // the SECRET_HASH
   expect(secrets).not.toContain('alice');
   expect(secrets).not.toContain('{{password}}');
+});
+
+test('cookies pasted with -b / --cookie (Copy as cURL) are masked pair by pair in the command kept for messages and in explain', () => {
+  const plan = compileYaml(`
+presets:
+  - type: curl
+    users:
+      - username: alice
+        curl: "curl 'https://x.test/api/me' -b 'sid=cookie-secret-123; theme=dark-mode' --cookie lang=de-secret -H 'X-Tenant: acme'"
+    extractions: [{ name: token, location: body, key: access_token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
+`);
+  const text = explainPlan(plan, new Redactor());
+  for (const value of ['cookie-secret-123', 'dark-mode', 'de-secret']) expect(text).not.toContain(value);
+  expect(text).toContain("-b 'sid=********; theme=********'");
+  expect(text).toContain('X-Tenant: acme');
+});
+
+test('registerPlan masks the secrets and keeps the names: a user, variable or procedure name is never masked', () => {
+  const plan = compileYaml(`
+procedures:
+  - name: login
+    operations:
+      - tech: http
+        parameters: { url: "https://x.test/login", method: POST, body: { user: "{{username}}", password: "{{password}}" } }
+        extractions: [{ name: token, location: body, key: token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
+users:
+  - name: alice
+    procedure: login
+    credentials: { username: alice, password: alice }
+    variables: [{ name: pin, value: token }]
+`);
+  const redactor = registerPlan(new Redactor(), plan);
+  expect(redactor.redact('user "alice", procedure "login", unknown variable {{token}}')).toBe('user "alice", procedure "login", unknown variable {{token}}');
+  expect(planIdentifiers(plan)).toEqual(expect.arrayContaining(['alice', 'login', 'token', 'pin', 'username', 'password']));
 });

@@ -47,3 +47,13 @@ test('addAll takes over another redactor\'s secrets, lazy ones included', () => 
   const redactor = new Redactor().addAll(other);
   expect(redactor.redact('static-secret lazy-secret')).toBe(`${MASK} ${MASK}`);
 });
+
+test('keep: an identifier is never masked, even when a secret equals it; a secret that contains one is masked whole', () => {
+  const redactor = new Redactor().add('alice', 'alice-token-1', 'password').keep('alice', 'password');
+  expect(redactor.redact('user "alice", variable {{password}}')).toBe('user "alice", variable {{password}}');
+  expect(redactor.redact('token alice-token-1')).toBe(`token ${MASK}`);
+  // Kept before or after the secret arrives, and through addAll.
+  const later = new Redactor().keep('bob').add('bob');
+  expect(later.redact('bob')).toBe('bob');
+  expect(new Redactor().add('bob').addAll(later).redact('bob')).toBe('bob');
+});

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { redactedUrl } from '../../core/urls.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { emptyObservation, type HeaderPair, type Observation, type ObservedResponse } from './observation.js';
 import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
@@ -169,22 +170,3 @@ function headerValue(headers: HeaderPair[], name: string, last = false): string 
   return found;
 }
 
-/**
- * A URL for messages: without user info, query values or fragment (they may hold secrets).
- *
- * @example
- * redactedUrl('https://u:p@a.test/login?password=x#t'); // 'https://a.test/login?password=…'
- */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.hash = '';
-    const names = [...new Set(parsed.searchParams.keys())];
-    parsed.search = '';
-    return parsed.href + (names.length ? `?${names.map((n) => `${n}=…`).join('&')}` : '');
-  } catch {
-    return url.replace(/[?#].*$/, '');
-  }
-}

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { MultiAuthError, isMultiAuthError, type AuthContext } from '../../../core/errors.js';
 import { MASK } from '../../../core/redactor.js';
+import { redactUrlsIn } from '../../../core/urls.js';
 
 /** Why a command failed, so the error can say what to do. */
 export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'network';
@@ -76,7 +77,8 @@ export async function stepError(
 ): Promise<MultiAuthError> {
   if (isMultiAuthError(error) && error.code !== 'BROWSER_STEP_FAILED') return error;
   const kind = failureKind(error);
-  const clean = (text: string): string => options.redact(maskSecrets(text, command.secrets));
+  // URLs lose their query values too: a failure on an identity provider's callback shows the code.
+  const clean = (text: string): string => redactUrlsIn(options.redact(maskSecrets(text, command.secrets)));
   const cause = clean(causeText(error));
   const screenshot = await saveScreenshot(options.page, command, options.where, options.screenshotDir);
   const shown = command.target.length > 80 ? `${command.target.slice(0, 80)}…` : command.target;

@@ -110,3 +110,16 @@ test('a site that cannot be reached says so', async ({ context }) => {
   expect(error.message.startsWith(`test "sign in", command 1 (open "${url}"): net::ERR_CONNECTION_REFUSED`)).toBe(true);
   expect(error.render?.()).toContain('Recommended fix: Check that the site is reachable from this machine');
 });
+
+test('a failure on a URL that carries an authorization code shows the URL without its query values', async ({ context, pages }) => {
+  const code = 'unredeemed-code-4711';
+  const url = `${pages.url}/welcome.html?code=${code}&state=st-1#frag-secret`;
+  const error = await failureAfterOpen(context, url, [c('assertTitle', 'Nope')], 1);
+  const text = `${error.message}\n${error.render?.()}`;
+  expect(text).toContain(`${pages.url}/welcome.html?code=…&state=…`);
+  for (const secret of [code, 'st-1', 'frag-secret']) expect(text).not.toContain(secret);
+  // The command's own target is cut the same way: `open` of a callback URL names no code either.
+  const opened = await failure(context, op([c('open', url), c('click', 'id=missing')], { wait: 1 }));
+  expect(opened.message).toContain('command 2 (click "id=missing")');
+  expect(`${opened.message}\n${opened.render?.()}`).not.toContain(code);
+});
