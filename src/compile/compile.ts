@@ -5,7 +5,7 @@ import type { AuthConfig } from '../config/index.js';
 import { compileProcedure, compileUser } from './generic.js';
 import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
-import { planSecrets } from './secrets.js';
+import { registerPlan } from './secrets.js';
 
 /** Options of {@link compile}: how its issues are reported. */
 export interface CompileOptions {
@@ -65,7 +65,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   }
 
   const plan: Plan = {
-    users: [...presetUsers, ...config.users.map((user, index) => answersDigest(compileUser(user, index), procedures))],
+    users: [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))],
     procedures,
     scope: [...(config.scope ?? [])],
     mtls: [...(config.mtls ?? [])],
@@ -74,19 +74,6 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);
-}
-
-/**
- * A user whose procedure (or refresh procedure) has a `digest` operation answers challenges with
- * its username and password: they are never also sent as HTTP Basic (which would hand the password
- * to the server in clear text, and to every later request of the session).
- */
-function answersDigest(user: PlanUser, procedures: Record<string, PlanProcedure>): PlanUser {
-  const names = [user.procedure, user.refresh?.procedure].filter((name): name is string => name !== undefined);
-  if (!names.some((name) => procedures[name]?.operations.some((op) => op.tech === 'digest'))) return user;
-  user.credentials.basic = false;
-  if (user.refresh) user.refresh.credentials.basic = false;
-  return user;
 }
 
 /**
@@ -99,7 +86,7 @@ function maskCurlSources(plan: Plan): Plan {
   for (const procedure of Object.values(plan.procedures)) {
     for (const operation of procedure.operations) {
       if (operation.tech !== 'http' || operation.source === undefined) continue;
-      redactor ??= new Redactor().add(...planSecrets(plan));
+      redactor ??= registerPlan(new Redactor(), plan);
       operation.source.command = redactor.redact(operation.source.command);
     }
   }

@@ -11,7 +11,7 @@ import { resolveRefresh, type RefreshRule } from './refresh.js';
  * @example
  * compileUser({ name: 'alice', procedure: 'login', credentials: { username: 'alice', password: 'pw' } }, 0);
  * // { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, procedure: 'login',
- * //   credentials: { username: 'alice', password: 'pw', basic: true, headers: [], cookies: [], query: [] },
+ * //   credentials: { username: 'alice', password: 'pw', basic: 'none', headers: [], cookies: [], query: [] },
  * //   variables: {}, mtls: false }
  * compileUser({ name: 'bob', procedure: 'login', refresh: { keep: true } }, 1).refresh;
  * // { keep: true, fallbackToSignIn: false, procedure: 'login', credentials: <bob's>, variables: <bob's> }
@@ -21,7 +21,7 @@ export function compileUser(user: User, index: number): PlanUser {
     name: user.name,
     origin: ['users', index],
     source: { kind: 'user' },
-    credentials: credentials(user.credentials),
+    credentials: credentials(user.credentials, user.procedure !== undefined && user.procedure !== null),
     variables: variablesRecord(user.variables),
     mtls: user.repeater_mtls ?? false,
   };
@@ -30,7 +30,8 @@ export function compileUser(user: User, index: number): PlanUser {
     const rule: RefreshRule = { keep: user.refresh.keep, fallbackToSignIn: false };
     if (user.refresh.procedure !== undefined) rule.procedure = user.refresh.procedure;
     if (user.refresh.sessionSeconds !== undefined) rule.sessionSeconds = user.refresh.sessionSeconds;
-    if (user.refresh.credentials !== undefined) rule.credentials = credentials(user.refresh.credentials);
+    // A refresh always runs a procedure: its credentials are template values only.
+    if (user.refresh.credentials !== undefined) rule.credentials = credentials(user.refresh.credentials, true);
     if (user.refresh.variables !== undefined) rule.variables = variablesRecord(user.refresh.variables);
     out.refresh = resolveRefresh(rule, out);
   }

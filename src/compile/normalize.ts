@@ -73,19 +73,21 @@ export function scopesString(scopes: Scopes | undefined): string | undefined {
 }
 
 /**
- * A generic user's credentials (spec: Credentials). `basic` is true when both `username` and
- * `password` are given: they are then sent as HTTP Basic (DESIGN.md "Requests").
+ * A generic user's credentials (spec: Credentials). `basic` is `requests` when both `username` and
+ * `password` are given and the user has no procedure (`signsIn` false): its authentication is then
+ * HTTP Basic. A user with a procedure sends them nowhere by itself; its templates may
+ * (DESIGN.md "Requests").
  *
  * @example
- * credentials({ username: 'alice', password: 'pw', query_parameters: [{ name: 'k', values: 'v' }] });
- * // { username: 'alice', password: 'pw', headers: [], cookies: [], query: [{ name: 'k', values: ['v'] }], basic: true }
+ * credentials({ username: 'alice', password: 'pw', query_parameters: [{ name: 'k', values: 'v' }] }, false);
+ * // { username: 'alice', password: 'pw', headers: [], cookies: [], query: [{ name: 'k', values: ['v'] }], basic: 'requests' }
  */
-export function credentials(input: Credentials | undefined): PlanCredentials {
+export function credentials(input: Credentials | undefined, signsIn: boolean): PlanCredentials {
   const out: PlanCredentials = {
     headers: nameValuesList(input?.headers),
     cookies: nameValuesList(input?.cookies),
     query: nameValuesList(input?.queryParameters ?? input?.query_parameters),
-    basic: input?.username !== undefined && input?.password !== undefined,
+    basic: !signsIn && input?.username !== undefined && input?.password !== undefined ? 'requests' : 'none',
   };
   if (input?.username !== undefined) out.username = input.username;
   if (input?.password !== undefined) out.password = input.password;
@@ -97,7 +99,7 @@ export function credentials(input: Credentials | undefined): PlanCredentials {
  * Credentials of a preset user: the per-user maps as lists, plus whatever the preset adds.
  *
  * @example
- * presetCredentials({ headers: { 'X-Tenant': 'acme' } }, { username: 'alice', password: 'pw', basic: true });
+ * presetCredentials({ headers: { 'X-Tenant': 'acme' } }, { username: 'alice', password: 'pw', basic: 'requests' });
  */
 export function presetCredentials(
   user: { headers?: StringMap; cookies?: StringMap },
@@ -107,7 +109,7 @@ export function presetCredentials(
     headers: mapToList(user.headers),
     cookies: mapToList(user.cookies),
     query: [],
-    basic: false,
+    basic: 'none',
     ...extra,
   };
 }

@@ -48,12 +48,20 @@ export interface PlanCredentials {
   cookies: NameValuesList[];
   query: NameValuesList[];
   body?: unknown;
-  /**
-   * Whether `username` + `password` are sent as HTTP Basic on requests (DESIGN.md: only for
-   * generic users and the `basic` and `http` presets; a digest user answers challenges instead).
-   */
-  basic: boolean;
+  /** Where `username` + `password` are sent as HTTP Basic ({@link BasicRule}). */
+  basic: BasicRule;
 }
+
+/**
+ * Where a user's `username` + `password` are sent as HTTP Basic (DESIGN.md "Requests": a password
+ * is never sent where nobody asked for it):
+ * - `requests`: on every authenticated request, because the user's authentication *is* Basic (the
+ *   `basic` preset; a generic user with both and no procedure);
+ * - `sign-in`: on the sign-in requests that have no `Authorization` of their own (the `http`
+ *   preset: npm registries expect it there), never on the session's requests;
+ * - `none`: nowhere; they are the template values `{{username}}` and `{{password}}` only.
+ */
+export type BasicRule = 'requests' | 'sign-in' | 'none';
 
 /** How a user was declared, for explain output and annotations. */
 export type UserSource =

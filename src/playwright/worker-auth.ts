@@ -1,7 +1,17 @@
 import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { MtlsCertificate } from '../config/index.js';
-import { authenticate, refreshSession, sessionSecrets, type AuthenticateOptions } from '../runtime/index.js';
+import {
+  completeSession,
+  emptySession,
+  refreshSignIn,
+  sessionSecrets,
+  signInUser,
+  withStaticCredentials,
+  type AuthenticateOptions,
+  type Session,
+  type SignInResult,
+} from '../runtime/index.js';
 import {
   SessionStore,
   cacheDirFor,
@@ -14,7 +24,7 @@ import {
   runId,
   writeRunDigest,
   type OpenedConfig,
-  type ResolvedSession,
+  type SessionSource,
   type RunDigest,
 } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
@@ -31,6 +41,15 @@ export interface WorkerAuthOptions {
   /** Where the config's warnings are written, by one worker of the run; default the process's stderr. */
   warn?: (text: string) => void;
 }
+
+/** A user's session as a test gets it, and how it was obtained. */
+export interface WorkerSession {
+  session: Session;
+  source: SessionSource;
+}
+
+/** What a sign-in of a user without static credentials is completed with: nothing. */
+const NO_CREDENTIALS: Parameters<typeof withStaticCredentials>[1] = { headers: [], cookies: [], query: [], basic: 'none' };
 
 /**
  * Everything one Playwright worker needs to authenticate: the config, the run's redactor, and the
@@ -50,7 +69,11 @@ export class WorkerAuth {
   private opening?: Promise<OpenedConfig>;
   private sessions?: Promise<SessionStore>;
   /** Sessions whose secrets the redactor knows: every test asks for its user's, mostly the same one. */
-  private readonly registered = new WeakSet<ResolvedSession['session']>();
+  private readonly registered = new WeakSet<Session>();
+  /** Each cached sign-in completed once: every test asks for its user's, mostly the same one. */
+  private readonly completed = new WeakMap<SignInResult, Session>();
+  /** Sessions of users without a procedure, made from the config once per worker. */
+  private readonly statics = new Map<string, Session>();
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
@@ -66,10 +89,22 @@ export class WorkerAuth {
     return plan.mtls.length ? plan.mtls.map((c) => ({ ...c })) : undefined;
   }
 
-  /** The user's session: from memory, the cache, or a sign-in (once across workers). */
-  async session(user: string): Promise<ResolvedSession> {
+  /**
+   * The user's session: from memory, the cache, or a sign-in (once across workers), with the
+   * config's static credentials folded in. A user without a procedure needs no sign-in and gets no
+   * cache file: its session is made from the config.
+   */
+  async session(user: string): Promise<WorkerSession> {
     try {
-      const resolved = await (await this.store()).get(user);
+      const digest = await this.digestOrOpen();
+      let resolved: WorkerSession;
+      if (digest.staticUsers.includes(user)) {
+        const made = this.statics.get(user);
+        resolved = made ? { session: made, source: 'memo' } : { session: await this.staticSession(user), source: 'fresh' };
+      } else {
+        const stored = await (await this.store()).get(user);
+        resolved = { session: await this.complete(stored.session, digest), source: stored.source };
+      }
       const { session } = resolved;
       if (!this.registered.has(session)) {
         this.registered.add(session);
@@ -81,14 +116,32 @@ export class WorkerAuth {
     }
   }
 
+  /** A cached sign-in as a session: with the config's credentials when the user has any. */
+  private async complete(produced: SignInResult, digest: RunDigest): Promise<Session> {
+    let session = this.completed.get(produced);
+    if (!session) {
+      session = digest.configUsers.includes(produced.user)
+        ? completeSession((await this.open()).plan, produced)
+        : withStaticCredentials(produced, NO_CREDENTIALS);
+      this.completed.set(produced, session);
+    }
+    return session;
+  }
+
+  private async staticSession(user: string): Promise<Session> {
+    const session = completeSession((await this.open()).plan, emptySession(user, Date.now()));
+    this.statics.set(user, session);
+    return session;
+  }
+
   private store(): Promise<SessionStore> {
     this.sessions ??= this.digestOrOpen().then(({ contentHash }) => new SessionStore(
       { dir: this.locate().cacheDir, scopeKey: this.scopeKey(contentHash) },
       {
         // Signing in or refreshing is what can print the config's secrets: the config is opened
         // first, which registers them in the redactor.
-        signIn: async (user) => authenticate((await this.open()).plan, user, this.authOptions()),
-        refresh: async (session) => refreshSession((await this.open()).plan, session, this.authOptions()),
+        signIn: async (user) => signInUser((await this.open()).plan, user, this.authOptions()),
+        refresh: async (session) => refreshSignIn((await this.open()).plan, session, this.authOptions()),
       },
     ));
     return this.sessions;

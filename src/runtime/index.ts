@@ -15,10 +15,11 @@
 import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { CliBrowserOptions } from './protocols/browser/launch.js';
-import type { Session } from './session/session.js';
+import type { Session, SignInResult } from './session/session.js';
 
 export { findPlanUser } from './engine/find-user.js';
-export { applySession, changesRequests, newSession, sessionSecrets, type OutgoingRequest } from './session/apply.js';
+export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
+export { completeSession } from './engine/complete.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
@@ -30,7 +31,7 @@ export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
-export type { Session, DigestSessionState, OriginStorage } from './session/session.js';
+export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
 // Answering a digest challenge is pure (no transport): authedRequest answers them for digest users.
 export { answerChallenge, type DigestAnswer, type DigestTarget } from './protocols/digest/index.js';
@@ -52,8 +53,30 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
  * @example
  * const fresh = await refreshSession(plan, session, { redactor });
  */
-export async function refreshSession(plan: Plan, session: Session, options: AuthenticateOptions): Promise<Session> {
+export async function refreshSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<Session> {
   return (await import('./engine/authenticate.js')).refreshSession(plan, session, options);
+}
+
+/**
+ * Signs a user in and returns what the sign-in produced, nothing the config holds: the form the
+ * session cache keeps (loads the engine on first use). `completeSession` makes a session of it.
+ *
+ * @example
+ * const produced = await signInUser(plan, 'alice', { redactor });
+ */
+export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
+  return (await import('./engine/authenticate.js')).signInUser(plan, userName, options);
+}
+
+/**
+ * Renews what a sign-in produced (a cached {@link SignInResult}) by the user's refresh rule, and
+ * returns the renewed result (loads the engine on first use).
+ *
+ * @example
+ * const renewed = await refreshSignIn(plan, fromCache, { redactor });
+ */
+export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
+  return (await import('./engine/authenticate.js')).refreshSignIn(plan, session, options);
 }
 
 /**

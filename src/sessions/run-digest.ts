@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureCacheDir } from './cache-dir.js';
+import type { Plan, PlanUser } from '../compile/index.js';
 import type { OpenedConfig } from './open-config.js';
 
 /**
  * What the first worker of a run learned by opening the config (reading, validating, compiling it),
  * for the other workers of the run: with it and a cached session they start without opening the
  * config again, which costs more CPU than everything else a worker does before its first test.
- * It holds only what is no secret: hashes, user names, the scope's URLs, which users use mTLS.
+ * It holds only what is no secret: hashes, user names, the scope's URLs, which users use mTLS, have
+ * no procedure, or need the config's credentials.
  */
 export interface RunDigest {
   /** The run that wrote it ({@link runId}); a digest of another run is not used. */
@@ -21,6 +23,13 @@ export interface RunDigest {
   scope: string[];
   /** Users whose requests present the config's mTLS certificates. */
   mtlsUsers: string[];
+  /** Users without a procedure: their whole session is the config's static credentials, never cached. */
+  staticUsers: string[];
+  /**
+   * Users whose cached sign-in needs the config to become a session: static credentials to fold in
+   * (headers, cookies, query, body, Basic), or a digest password to answer with.
+   */
+  configUsers: string[];
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -108,7 +117,8 @@ function isDigest(data: unknown): data is RunDigest {
   const d = data as Record<string, unknown>;
   const strings = (v: unknown) => Array.isArray(v) && v.length <= 100_000 && v.every((s) => typeof s === 'string');
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
-    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && typeof d.checked === 'boolean';
+    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers)
+    && typeof d.checked === 'boolean';
 }
 
 /**
@@ -125,6 +135,15 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     users: plan.users.map((user) => user.name),
     scope: [...plan.scope],
     mtlsUsers: plan.users.filter((user) => user.mtls).map((user) => user.name),
+    staticUsers: plan.users.filter((user) => user.procedure === undefined).map((user) => user.name),
+    configUsers: plan.users.filter((user) => user.procedure !== undefined && needsConfig(plan, user)).map((user) => user.name),
     checked,
   };
+}
+
+function needsConfig(plan: Plan, user: PlanUser): boolean {
+  const { headers, cookies, query, body, basic } = user.credentials;
+  if (headers.length || cookies.length || query.length || body !== undefined || basic === 'requests') return true;
+  const procedures = [user.procedure, user.refresh?.procedure].flatMap((name) => (name === undefined ? [] : [plan.procedures[name]]));
+  return procedures.some((procedure) => procedure?.operations.some((op) => op.tech === 'digest'));
 }

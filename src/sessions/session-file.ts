@@ -1,15 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Session } from '../runtime/index.js';
+import type { SignInResult } from '../runtime/index.js';
 
-/** Bumped when the file layout changes, so old files are ignored instead of misread. */
-const FORMAT = 1;
+/**
+ * Bumped when the file layout changes, so old files are ignored instead of misread (and deleted:
+ * format 1 files held the config's passwords and static credentials).
+ */
+const FORMAT = 2;
 
 interface SessionFileBody {
   format: number;
   key: string;
-  session: Session;
+  session: SignInResult;
 }
 
 /**
@@ -30,7 +33,7 @@ export function sessionFilePath(dir: string, scopeKey: string, user: string): st
  * Reads a cached session. A missing file gives undefined; so does a corrupted, truncated or foreign
  * file, which is deleted so the next writer starts clean (a crash mid-write must not wedge a run).
  */
-export function readSessionFile(path: string, scopeKey: string): Session | undefined {
+export function readSessionFile(path: string, scopeKey: string): SignInResult | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -48,17 +51,18 @@ export function readSessionFile(path: string, scopeKey: string): Session | undef
 }
 
 /**
- * Writes a session atomically (temp file, then rename) with mode 0600, so a reader never sees half a
- * file and no other local user can read the tokens.
+ * Writes what a sign-in produced atomically (temp file, then rename) with mode 0600, so a reader
+ * never sees half a file and no other local user can read the tokens. Only a {@link SignInResult}:
+ * nothing the config holds is written to disk.
  */
-export function writeSessionFile(path: string, scopeKey: string, session: Session): void {
+export function writeSessionFile(path: string, scopeKey: string, session: SignInResult): void {
   const body: SessionFileBody = { format: FORMAT, key: scopeKey, session };
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
   renameSync(temp, path);
 }
 
-function isSession(value: unknown): value is Session {
+function isSession(value: unknown): value is SignInResult {
   if (!value || typeof value !== 'object') return false;
   const s = value as Record<string, unknown>;
   return (

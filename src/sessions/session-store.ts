@@ -1,4 +1,4 @@
-import { needsRefresh, type Session } from '../runtime/index.js';
+import { needsRefresh, type SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
@@ -6,16 +6,16 @@ import { readSessionFile, sessionFilePath, writeSessionFile } from './session-fi
 /** How a session was obtained: annotations and reports say it. */
 export type SessionSource = 'memo' | 'cached' | 'fresh' | 'refreshed';
 
-/** A session and how it was obtained. */
+/** What a sign-in produced (as cached) and how it was obtained. */
 export interface ResolvedSession {
-  session: Session;
+  session: SignInResult;
   source: SessionSource;
 }
 
-/** What the store calls to make sessions; the runtime's `authenticate` / `refreshSession` behind it. */
+/** What the store calls to make sessions; the runtime's `signInUser` / `refreshSignIn` behind it. */
 export interface SessionProvider {
-  signIn(user: string): Promise<Session>;
-  refresh(session: Session): Promise<Session>;
+  signIn(user: string): Promise<SignInResult>;
+  refresh(session: SignInResult): Promise<SignInResult>;
 }
 
 /** Options of {@link SessionStore}. */
@@ -34,7 +34,7 @@ export interface SessionStoreOptions {
 }
 
 /**
- * Sessions, lazily, once per user across all the processes that share a cache directory:
+ * Sessions (what each sign-in produced), lazily, once per user across all the processes that share a cache directory:
  * a per-process memo, then the 0600 cache file, then a sign-in under a cross-process lock. A session
  * close to expiry is refreshed once, by whichever process gets the lock first; the others read the
  * refreshed file.
@@ -44,7 +44,7 @@ export interface SessionStoreOptions {
  * const { session, source } = await store.get('alice'); // source: 'fresh' the first time
  */
 export class SessionStore {
-  private readonly memo = new Map<string, Session>();
+  private readonly memo = new Map<string, SignInResult>();
   private readonly pending = new Map<string, Promise<ResolvedSession>>();
   private readonly now: () => number;
 
@@ -73,13 +73,13 @@ export class SessionStore {
     this.memo.delete(user);
   }
 
-  private async resolve(user: string, stale: Session | undefined): Promise<ResolvedSession> {
+  private async resolve(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
     const resolved = this.options.persist === false ? await this.resolveInMemory(user, stale) : await this.resolveShared(user);
     this.memo.set(user, resolved.session);
     return resolved;
   }
 
-  private async resolveInMemory(user: string, stale: Session | undefined): Promise<ResolvedSession> {
+  private async resolveInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
     if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
     return { session: await this.provider.signIn(user), source: 'fresh' };
   }

@@ -103,7 +103,7 @@ procedures:
   expect(plan.procedures.login!.injections).toEqual([{ location: 'query', key: 'token', origin: ['procedures', 0, 'injections', 0] }]);
 });
 
-test('generic users: credentials normalised, Basic only with both username and password, variables, refresh, mtls', () => {
+test('generic users: credentials normalised, Basic only with both username and password and no procedure, variables, refresh, mtls', () => {
   const plan = compileYaml(`
 procedures:
   - name: login
@@ -126,8 +126,12 @@ users:
     repeater_mtls: true
   - name: bob
     credentials: { username: bob, query_parameters: [{ name: q, values: x }] }
+  - name: carol
+    credentials: { username: carol, password: pw }
 `);
-  const [alice, bob] = plan.users;
+  const [alice, bob, carol] = plan.users;
+  // carol's authentication is Basic; alice's procedure signs her in, so her password is a template value only.
+  expect(carol!.credentials.basic).toBe('requests');
   expect(alice).toEqual({
     name: 'alice',
     origin: ['users', 0],
@@ -136,7 +140,7 @@ users:
     credentials: {
       username: 'alice',
       password: 'pw',
-      basic: true,
+      basic: 'none',
       headers: [{ name: 'X-A', values: ['a'] }],
       cookies: [],
       query: [{ name: 'k', values: ['v1', 'v2'] }],
@@ -148,7 +152,7 @@ users:
       sessionSeconds: 60,
       keep: true,
       fallbackToSignIn: false,
-      credentials: { username: 'alice-refresh', basic: false, headers: [], cookies: [], query: [] },
+      credentials: { username: 'alice-refresh', basic: 'none', headers: [], cookies: [], query: [] },
       variables: { mode: 'refresh' },
     },
     mtls: true,
@@ -158,7 +162,7 @@ users:
     name: 'bob',
     origin: ['users', 1],
     source: { kind: 'user' },
-    credentials: { username: 'bob', basic: false, headers: [], cookies: [], query: [{ name: 'q', values: ['x'] }] },
+    credentials: { username: 'bob', basic: 'none', headers: [], cookies: [], query: [{ name: 'q', values: ['x'] }] },
     variables: {},
     mtls: false,
   });

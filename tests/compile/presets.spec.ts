@@ -25,7 +25,7 @@ presets:
       credentials: {
         username: 'alice',
         password: 'pw-a',
-        basic: true,
+        basic: 'requests',
         headers: [{ name: 'X-Tenant', values: ['acme'] }],
         cookies: [{ name: 'lang', values: ['en'] }],
         query: [],
@@ -49,7 +49,7 @@ presets:
     headers: [{ name: 'X-Api-Key', values: ['k-1'] }],
     cookies: [{ name: 'sid', values: ['s-1'] }],
     query: [],
-    basic: false,
+    basic: 'none',
   });
 });
 
@@ -99,14 +99,14 @@ presets:
   expect(alice!.credentials).toEqual({
     username: 'alice',
     password: 'pw-a',
-    basic: true,
+    basic: 'sign-in',
     headers: [{ name: 'X-A', values: ['a'] }],
     cookies: [],
     query: [{ name: 'tenant', values: ['acme'] }],
     body: { extra: 1 },
   });
   // No password: nothing to send as Basic (DESIGN.md: both must be present).
-  expect(bob!.credentials).toEqual({ username: 'bob', basic: false, headers: [], cookies: [], query: [] });
+  expect(bob!.credentials).toEqual({ username: 'bob', basic: 'none', headers: [], cookies: [], query: [] });
 });
 
 test('digest: one digest operation, second request defaults left to the runtime, no Basic', () => {
@@ -134,7 +134,7 @@ presets:
     },
   ]);
   expect(plan.procedures['preset[0]:digest']!.injections).toEqual([]);
-  expect(plan.users[0]!.credentials).toMatchObject({ username: 'alice', password: 'pw-a', basic: false });
+  expect(plan.users[0]!.credentials).toMatchObject({ username: 'alice', password: 'pw-a', basic: 'none' });
 });
 
 test('graphql: POST JSON {query, variables}, default extraction and Bearer injection', () => {
@@ -174,7 +174,7 @@ presets:
     name: 'alice',
     procedure: 'preset[0]:graphql:alice',
     variables: { login: 'alice@x.test', password: 'pw-a' },
-    credentials: { headers: [{ name: 'X-A', values: ['a'] }], basic: false },
+    credentials: { headers: [{ name: 'X-A', values: ['a'] }], basic: 'none' },
   });
   expect(plan.users[0]!.credentials.username).toBeUndefined();
 });
@@ -251,7 +251,7 @@ presets:
     name: 'svc',
     procedure: 'preset[0]:oauth_client_credentials:svc',
     refresh: { procedure: 'preset[0]:oauth_client_credentials-refresh:svc', keep: true, fallbackToSignIn: true },
-    credentials: { basic: false },
+    credentials: { basic: 'none' },
   });
   expect(plan.secrets).toEqual(['svc-secret', 'bare-secret']);
 });
@@ -280,7 +280,7 @@ presets:
     query: [],
     body: { grant_type: 'password', username: '{{username}}', password: '{{password}}', scope: 'openid profile' },
   });
-  expect(plan.users[0]!.credentials).toMatchObject({ username: 'alice', password: 'pw-a', basic: false });
+  expect(plan.users[0]!.credentials).toMatchObject({ username: 'alice', password: 'pw-a', basic: 'none' });
   expect(plan.secrets).toEqual(['s3:cr+t', expectedBasic]);
 });
 
@@ -346,7 +346,7 @@ presets:
   expect(plan.users[0]).toMatchObject({
     procedure: 'preset[0]:pool_userpass:alice',
     refresh: { procedure: 'preset[0]:pool_userpass-refresh:alice', keep: true, fallbackToSignIn: true },
-    credentials: { username: 'alice', password: 'pw-a', basic: false },
+    credentials: { username: 'alice', password: 'pw-a', basic: 'none' },
   });
   const open = plan.procedures['preset[1]:pool_userpass:bob']!.operations[0] as { request: { url: string; body: { AuthParameters: object } } };
   expect(open.request.url).toBe('http://127.0.0.1:9229/');

@@ -9,12 +9,12 @@ import { presetUser, type PresetOutput, type PresetSite } from './preset-output.
  * @see https://www.rfc-editor.org/rfc/rfc7617
  * @example
  * compileBasicPreset({ type: 'basic', users: [{ username: 'alice', password: 'pw' }] }, site);
- * // { users: [{ name: 'alice', credentials: { username: 'alice', password: 'pw', basic: true, ... } }], procedures: [] }
+ * // { users: [{ name: 'alice', credentials: { username: 'alice', password: 'pw', basic: 'requests', ... } }], procedures: [] }
  */
 export function compileBasicPreset(preset: BasicPreset, site: PresetSite): PresetOutput {
   return {
     users: preset.users.map((user, index) =>
-      presetUser(site, index, user.username, presetCredentials(user, { username: user.username, password: user.password, basic: true })),
+      presetUser(site, index, user.username, presetCredentials(user, { username: user.username, password: user.password, basic: 'requests' })),
     ),
     procedures: [],
     secrets: [],

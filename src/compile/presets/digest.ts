@@ -6,7 +6,7 @@ import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } f
 /**
  * `digest`: one procedure shared by the preset's users with a single `digest` operation: the first
  * request draws the challenge, the second (default: same URL and method) answers it with the user's
- * username and password. Those are credentials with `basic: false`: they answer challenges and are
+ * username and password. Those are credentials with `basic: 'none'`: they answer challenges and are
  * never sent as HTTP Basic.
  *
  * @see https://www.rfc-editor.org/rfc/rfc7616

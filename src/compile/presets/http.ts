@@ -36,7 +36,7 @@ export function compileHttpPreset(preset: HttpPreset, site: PresetSite): PresetO
     const extra: Partial<PlanCredentials> = {
       username: user.username,
       query: mapToList(user.queryParameters ?? user.query_parameters),
-      basic: user.password !== undefined,
+      basic: user.password !== undefined ? 'sign-in' : 'none',
     };
     if (user.password !== undefined) extra.password = user.password;
     if (user.body !== undefined) extra.body = user.body;

@@ -9,7 +9,7 @@ import { presetUser, type PresetOutput, type PresetSite } from './preset-output.
  * `oauth_userpass` (alias `oauth_ropc`): the resource owner password credentials grant. Per user, a
  * sign-in procedure (`grant_type=password&username={{username}}&password={{password}}`, `scope`
  * when the user gives scopes, the preset's client authentication) and a refresh procedure (see
- * {@link oauthProcedures}). The user's username and password are credentials with `basic: false`:
+ * {@link oauthProcedures}). The user's username and password are credentials with `basic: 'none'`:
  * they fill the templates and are never sent as HTTP Basic.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.3

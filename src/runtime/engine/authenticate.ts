@@ -1,13 +1,14 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanUser } from '../../compile/index.js';
-import { planSecrets } from '../../compile/index.js';
+import { planSecrets, registerPlan } from '../../compile/index.js';
 import { didYouMean } from '../../core/suggest.js';
 import { findPlanUser } from './find-user.js';
-import { newSession, sessionSecrets } from '../session/apply.js';
+import { emptySession, sessionSecrets } from '../session/apply.js';
+import { completeSession } from './complete.js';
 import { mergeRefreshed } from './refresh-merge.js';
 import { runProcedure } from './run-procedure.js';
-import type { Session } from '../session/session.js';
+import type { Session, SignInResult } from '../session/session.js';
 import type { RetryPolicy } from '../http/retry.js';
 
 /** Options of {@link authenticate} and {@link refreshSession}. */
@@ -17,7 +18,7 @@ export interface AuthenticateOptions {
   /** The clock, Unix ms (tests); default `Date.now`. */
   now?: () => number;
   /** The session this sign-in replaces: its variables are visible to the procedure, as in a refresh. */
-  previous?: Session;
+  previous?: SignInResult;
   /** The browser runner handle for browser operations (a Playwright browser, or what opens contexts). */
   browser?: unknown;
   /** How requests retry transient failures; default the process's policy (`MULTIAUTH_RETRIES`). */
@@ -27,9 +28,9 @@ export interface AuthenticateOptions {
 /**
  * Signs a user of the plan in and returns the session: the user's static credentials (basic,
  * headers, cookies, query, body) and, when the user has a procedure, what running it produced
- * (injections, cookies the sign-in set, expiry). Every secret met on the way is registered with
- * `options.redactor`; errors are {@link MultiAuthError}s naming the user, procedure and step, with
- * nothing secret in their text.
+ * (injections, cookies the sign-in set, expiry): {@link signInUser}, then `completeSession`.
+ * Every secret met on the way is registered with `options.redactor`; errors are
+ * {@link MultiAuthError}s naming the user, procedure and step, with nothing secret in their text.
  *
  * @throws MultiAuthError `USER_UNKNOWN` (with a did-you-mean), and whatever a step throws:
  *   `AUTH_HTTP_STATUS`, `AUTH_NETWORK`, `AUTH_TIMEOUT`, `AUTH_REDIRECT`, `TEMPLATE_UNKNOWN_VARIABLE`,
@@ -39,36 +40,62 @@ export interface AuthenticateOptions {
  * applySession(session, { method: 'GET', url: 'https://api.test/me', headers: [] });
  */
 export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
+  return completeSession(plan, await signInUser(plan, userName, options));
+}
+
+/**
+ * Signs a user of the plan in and returns what the sign-in produced ({@link SignInResult}: nothing
+ * the config holds), the form the session cache keeps. A user without a procedure produces an
+ * empty result: its whole session is its static credentials.
+ *
+ * @throws MultiAuthError as {@link authenticate}.
+ * @example
+ * writeSessionFile(path, key, await signInUser(plan, 'alice', { redactor }));
+ */
+export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
   const user = findPlanUser(plan, userName);
   registerPlanSecrets(options.redactor, plan);
-  const session = await signIn(plan, user, user.procedure, {
+  const produced = await signIn(plan, user, user.procedure, {
     credentials: user.credentials,
     variables: user.variables,
     previous: options.previous?.variables,
     options,
   });
-  options.redactor.addLazily(() => sessionSecrets(session));
-  return session;
+  options.redactor.addLazily(() => sessionSecrets(produced));
+  return produced;
 }
 
 /**
- * Renews a session (spec: UserRefresh): runs `refresh.procedure` with `refresh.credentials` and
- * `refresh.variables` (compile resolved them: the user's own unless the config gives others), the
- * session's variables visible to its templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that
- * fails (or needs a variable the session never got) becomes a fresh sign-in. The result is laid
- * over the old session when `refresh.keep` is true. A user without `refresh` signs in again.
+ * Renews a session (spec: UserRefresh) and returns the complete session: {@link refreshSignIn},
+ * then {@link completeSession}.
  *
  * @example
  * if (needsRefresh(session, Date.now())) session = await refreshSession(plan, session, { redactor });
  */
-export async function refreshSession(plan: Plan, session: Session, options: AuthenticateOptions): Promise<Session> {
+export async function refreshSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<Session> {
+  return completeSession(plan, await refreshSignIn(plan, session, options));
+}
+
+/**
+ * Renews what a sign-in produced (spec: UserRefresh): runs `refresh.procedure` with
+ * `refresh.credentials` and `refresh.variables` (compile resolved them: the user's own unless the
+ * config gives others) on the refresh's own requests, the session's variables visible to its
+ * templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that fails (or
+ * needs a variable the session never got) becomes a fresh sign-in. The result is laid over the
+ * old one when `refresh.keep` is true. A user without `refresh` signs in again. The session's
+ * requests carry the user's own credentials afterwards, as before (`completeSession`).
+ *
+ * @example
+ * const renewed = await refreshSignIn(plan, fromCache, { redactor });
+ */
+export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
   const user = findPlanUser(plan, session.user);
   const refresh = user.refresh;
-  if (!refresh) return authenticate(plan, user.name, options);
+  if (!refresh) return signInUser(plan, user.name, options);
   registerPlanSecrets(options.redactor, plan);
   options.redactor.addLazily(() => sessionSecrets(session));
 
-  let refreshed: Session;
+  let refreshed: SignInResult;
   try {
     refreshed = await signIn(plan, user, refresh.procedure, {
       credentials: refresh.credentials,
@@ -78,7 +105,7 @@ export async function refreshSession(plan: Plan, session: Session, options: Auth
     });
   } catch (error) {
     if (!refresh.fallbackToSignIn || !(error instanceof MultiAuthError)) throw error;
-    refreshed = await authenticate(plan, user.name, { ...options, previous: undefined });
+    refreshed = await signInUser(plan, user.name, { ...options, previous: undefined });
   }
   const merged = mergeRefreshed(session, refreshed, refresh.keep);
   merged.origin = 'refreshed';
@@ -93,9 +120,9 @@ function signIn(
   user: PlanUser,
   procedureName: string | undefined,
   run: { credentials: PlanCredentials; variables: Record<string, string>; previous?: Record<string, string>; options: AuthenticateOptions },
-): Promise<Session> {
+): Promise<SignInResult> {
   const now = (run.options.now ?? Date.now)();
-  if (procedureName === undefined) return Promise.resolve(newSession(user, run.credentials, now));
+  if (procedureName === undefined) return Promise.resolve(emptySession(user.name, now));
   const procedure = plan.procedures[procedureName];
   if (!procedure) {
     throw new MultiAuthError('CONFIG_INVALID', `user "${user.name}" refers to procedure "${procedureName}", which does not exist${didYouMean(procedureName, Object.keys(plan.procedures))}`, {
@@ -127,6 +154,6 @@ function registerPlanSecrets(redactor: Redactor, plan: Plan): void {
   if (plans.has(plan)) return;
   let secrets = secretsOfPlan.get(plan);
   if (!secrets) secretsOfPlan.set(plan, (secrets = planSecrets(plan)));
-  redactor.add(...secrets);
+  registerPlan(redactor, plan, secrets);
   plans.add(plan);
 }

@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { PlanInjection } from '../../compile/index.js';
-import type { Session } from '../session/session.js';
+import type { SignInResult } from '../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../template/template.js';
 
 /**
@@ -20,7 +20,7 @@ import type { TemplateScope, TemplateWhere } from '../template/template.js';
  * inject(session, { location: 'header', key: 'Authorization', prefix: 'Bearer', origin: [] }, 'abc');
  * session.headers; // { Authorization: ['Bearer abc'] }
  */
-export function inject(session: Session, injection: PlanInjection, value: string): void {
+export function inject(session: SignInResult, injection: PlanInjection, value: string): void {
   const { key } = injection;
   const prefix = injection.prefix ?? '';
   switch (injection.location) {

@@ -1,4 +1,4 @@
-import type { Session } from '../session/session.js';
+import type { SignInResult } from '../session/session.js';
 
 /**
  * The session to use after a refresh (spec: UserRefresh.keep).
@@ -14,9 +14,9 @@ import type { Session } from '../session/session.js';
  * @example
  * mergeRefreshed(old, fresh, true).headers; // { Authorization: [fresh token], 'X-Api-Key': [old key] }
  */
-export function mergeRefreshed(previous: Session, refreshed: Session, keep: boolean): Session {
+export function mergeRefreshed(previous: SignInResult, refreshed: SignInResult, keep: boolean): SignInResult {
   if (!keep) return refreshed;
-  const merged: Session = structuredClone(refreshed);
+  const merged: SignInResult = structuredClone(refreshed);
   const renewedHeaders = new Set(Object.keys(refreshed.headers).map((n) => n.toLowerCase()));
   const headers: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(previous.headers)) {

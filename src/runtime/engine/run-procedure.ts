@@ -3,10 +3,10 @@ import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } fr
 import { withContext } from '../../core/error-context.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
-import { newSession } from '../session/apply.js';
+import { emptySession } from '../session/apply.js';
 import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
-import type { Session } from '../session/session.js';
+import type { SignInResult } from '../session/session.js';
 import { runStep } from './steps/table.js';
 import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
@@ -28,8 +28,10 @@ export interface ProcedureRun {
 }
 
 /**
- * Runs a procedure for a user and returns the session it produces: the user's static credentials
- * (see `newSession`), the cookies the sign-in was given, the procedure's injections and the expiry.
+ * Runs a procedure for a user and returns what it produced: the cookies the sign-in was given, the
+ * procedure's injections, the expiry, the digest challenge, and the variables it extracted or
+ * stored (with those of `previous` that the config does not set). Nothing the config holds: the
+ * user's static credentials are folded in by `completeSession`.
  *
  * Operations run in order; each one's extractions read what that operation observed and add to the
  * scope of the next ones (a later extraction overwrites). Every extracted value is registered with
@@ -40,11 +42,13 @@ export interface ProcedureRun {
  *   credentials: user.credentials, variables: user.variables, redactor, now: Date.now(),
  * });
  */
-export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<Session> {
+export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<SignInResult> {
   const scope = initialScope({ credentials: run.credentials, variables: run.variables, previous: run.previous });
   const jar = newCookieJar();
-  const session = newSession(user, run.credentials, run.now);
+  const session: SignInResult = emptySession(user.name, run.now);
   const extractedNames: string[] = [];
+  /** Variables a step stored or an extraction read: what the sign-in produced. */
+  const produced = new Set<string>();
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
 
@@ -59,6 +63,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
         for (const [name, value] of Object.entries(result.variables)) {
           run.redactor.add(value);
           scope[name] = value;
+          produced.add(name);
         }
       }
       for (const extraction of op.extractions) {
@@ -67,9 +72,14 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
         run.redactor.add(value);
         scope[extraction.name] = value;
         extractedNames.push(extraction.name);
+        produced.add(extraction.name);
         firstExtracted ??= value;
       }
-      if (result.digest) session.digest = result.digest;
+      if (result.digest) {
+        // The username and password are the config's: completeSession puts them back.
+        const { username: _username, password: _password, ...challenge } = result.digest;
+        session.digest = challenge;
+      }
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
@@ -91,8 +101,23 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     variables: scope,
     extractedNames,
   });
-  session.variables = scope;
+  session.variables = producedVariables(scope, produced, run);
   return session;
+}
+
+/**
+ * The variables a sign-in keeps for its refresh: those it produced, and those of the session it
+ * refreshes that the config does not set (a refresh token from the first sign-in).
+ */
+function producedVariables(scope: Record<string, string>, produced: Set<string>, run: ProcedureRun): Record<string, string> {
+  const fromConfig = new Set(Object.keys(run.variables));
+  if (run.credentials.username !== undefined) fromConfig.add('username');
+  if (run.credentials.password !== undefined) fromConfig.add('password');
+  // A Map, then fromEntries: a variable named __proto__ becomes a property, never a prototype.
+  const kept = new Map<string, string>();
+  for (const [name, value] of Object.entries(run.previous ?? {})) if (!fromConfig.has(name)) kept.set(name, value);
+  for (const name of produced) kept.set(name, scope[name] as string);
+  return Object.fromEntries(kept);
 }
 
 /** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */

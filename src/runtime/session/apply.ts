@@ -1,6 +1,6 @@
 import type { PlanCredentials, PlanUser } from '../../compile/index.js';
 import type { HeaderPair } from '../http/observation.js';
-import type { Session } from './session.js';
+import type { Session, SignInResult } from './session.js';
 import { applyBodyRules, type OutgoingBody } from './apply-body.js';
 import { cookiesForUrl } from './cookie-match.js';
 import { combineHeaders, hasHeader, sessionHeaders } from './headers.js';
@@ -115,42 +115,84 @@ function urlQueryNames(url: string): Set<string> {
 }
 
 /**
- * A session holding a user's static credentials only, before any procedure runs (and the whole
- * session of `basic` and `headers` users): headers (same name ignoring case: values appended),
- * cookies (values URL-encoded once into their wire form), query parameters, the credentials body as
- * `body.merge`, and `Authorization: Basic` when `credentials.basic` and both `username` and
- * `password` are set and no `Authorization` header is given. Injections are added by {@link inject}.
+ * A session holding a user's static credentials only (the whole session of `basic` and `headers`
+ * users): headers (same name ignoring case: values appended), cookies (values URL-encoded once
+ * into their wire form), query parameters, the credentials body as `body.merge`, and
+ * `Authorization: Basic` when `credentials.basic` is `requests` and both `username` and `password`
+ * are set and no `Authorization` header is given ({@link withStaticCredentials} of an empty session).
  *
  * @example
  * newSession(user, user.credentials, Date.now()).headers; // { Authorization: ['Basic YWxpY2U6c2VjcmV0'] }
  */
 export function newSession(user: PlanUser, credentials: PlanCredentials, now: number): Session {
-  const headers: Record<string, string[]> = {};
+  return withStaticCredentials(emptySession(user.name, now), credentials);
+}
+
+/**
+ * A session with nothing in it yet, made at `now`: where a procedure starts (what it produces is
+ * added) and the whole {@link SignInResult} of a user without a procedure.
+ *
+ * @example
+ * emptySession('alice', Date.now()).headers; // {}
+ */
+export function emptySession(user: string, now: number): Session {
+  return { user, headers: {}, cookies: [], query: {}, body: { set: {} }, origins: [], createdAt: now, expiresAt: null, variables: {}, origin: 'signed-in' };
+}
+
+/**
+ * `produced` (what a sign-in produced, see {@link SignInResult}) with the user's static
+ * `credentials` folded in: a session requests can be sent with. Whatever the sign-in produced wins
+ * over a static value of the same name (headers ignoring case, cookies and query parameters by
+ * name), as an injection replaces it; the credentials body becomes `body.merge`; HTTP Basic is
+ * added by the `requests` rule when no `Authorization` is set; a digest challenge gets the
+ * username and password back. `produced` is not modified.
+ *
+ * @example
+ * withStaticCredentials(fromCache, user.credentials).headers; // { 'X-Tenant': ['acme'], Authorization: ['Bearer …'] }
+ */
+export function withStaticCredentials(produced: SignInResult, credentials: PlanCredentials): Session {
+  // Maps, then fromEntries: a name such as __proto__ (from a config or a cache file) stays a property.
+  const headers = new Map<string, string[]>();
   for (const { name, values } of credentials.headers) {
-    const existing = Object.keys(headers).find((n) => n.toLowerCase() === name.toLowerCase());
-    if (existing) headers[existing]?.push(...values);
-    else headers[name] = [...values];
+    const existing = [...headers.keys()].find((n) => n.toLowerCase() === name.toLowerCase());
+    if (existing) headers.get(existing)?.push(...values);
+    else headers.set(name, [...values]);
   }
   const { username, password } = credentials;
-  const hasAuthorization = Object.keys(headers).some((n) => n.toLowerCase() === 'authorization');
-  if (credentials.basic && username !== undefined && password !== undefined && !hasAuthorization) {
-    headers.Authorization = [basicAuthorization(username, password)];
+  const hasAuthorization = [...headers.keys()].some((n) => n.toLowerCase() === 'authorization');
+  if (credentials.basic === 'requests' && username !== undefined && password !== undefined && !hasAuthorization) {
+    headers.set('Authorization', [basicAuthorization(username, password)]);
   }
-  const query: Record<string, string[]> = {};
-  for (const { name, values } of credentials.query) (query[name] ??= []).push(...values);
-  return {
-    user: user.name,
-    headers,
-    cookies: credentials.cookies.flatMap(({ name, values }) => values.map((v) => ({ name, value: encodeURIComponent(v) }))),
-    query,
-    body: credentials.body === undefined ? { set: {} } : { merge: cloneJson(credentials.body), set: {} },
-    origins: [],
-    createdAt: now,
-    expiresAt: null,
-    variables: {},
-    origin: 'signed-in',
+  const producedNames = new Set(Object.keys(produced.headers).map((n) => n.toLowerCase()));
+  for (const name of [...headers.keys()]) if (producedNames.has(name.toLowerCase())) headers.delete(name);
+  for (const [name, values] of Object.entries(produced.headers)) headers.set(name, [...values]);
+
+  const producedCookies = new Set(produced.cookies.map((c) => c.name));
+  const cookies = credentials.cookies
+    .filter(({ name }) => !producedCookies.has(name))
+    .flatMap(({ name, values }) => values.map((v) => ({ name, value: encodeURIComponent(v) })));
+
+  const query = new Map<string, string[]>();
+  for (const { name, values } of credentials.query) query.set(name, [...(query.get(name) ?? []), ...values]);
+  for (const [name, values] of Object.entries(produced.query)) query.set(name, [...values]);
+
+  const { digest, ...rest } = structuredClone(produced);
+  const session: Session = {
+    ...rest,
+    headers: Object.fromEntries(headers),
+    cookies: [...cookies, ...rest.cookies],
+    query: Object.fromEntries(query),
+    body: credentials.body === undefined ? { set: rest.body.set } : { merge: cloneJson(credentials.body), set: rest.body.set },
   };
+  if (digest) {
+    if (username === undefined || password === undefined) {
+      throw new Error(`a digest session of user "${produced.user}" without a username and password to answer with`);
+    }
+    session.digest = { ...digest, username, password };
+  }
+  return session;
 }
+
 
 /**
  * Every value of a session that must be masked before anything is printed (feed them to a
@@ -163,7 +205,7 @@ export function newSession(user: PlanUser, credentials: PlanCredentials, now: nu
  * @example
  * new Redactor().add(...sessionSecrets(session));
  */
-export function sessionSecrets(session: Session): string[] {
+export function sessionSecrets(session: SignInResult): string[] {
   // An array, not a Set: hashing every token twice (here and in the redactor) costs more than the
   // repeats, which the redactor sorts out when it first prints.
   const out: string[] = [];
@@ -185,7 +227,7 @@ export function sessionSecrets(session: Session): string[] {
   collectStrings(session.body.merge, add);
   Object.values(session.variables).forEach(add);
   for (const origin of session.origins) origin.localStorage.forEach((item) => add(item.value));
-  if (session.digest) add(session.digest.password);
+  if (session.digest && 'password' in session.digest && typeof session.digest.password === 'string') add(session.digest.password);
   return out;
 }
 

@@ -13,8 +13,9 @@ import { cloneJson, isPlainObject } from '../../core/json-path.js';
  *   Values stay raw here: {@link encodeCookieHeader} and {@link appendQuery} encode them once when
  *   the wire request is built.
  * - body: see {@link mergeBody}.
- * - HTTP Basic: when `credentials.basic` and both `username` and `password` are set, and the merged
- *   headers have no `Authorization`, one is added ({@link basicAuthorization}).
+ * - HTTP Basic: when `credentials.basic` is `sign-in` and both `username` and `password` are set,
+ *   and the merged headers have no `Authorization`, one is added ({@link basicAuthorization}).
+ *   (`requests` users have no sign-in requests; their Basic is in the session, see `newSession`.)
  *
  * The inputs are not modified; header, cookie and query lists that nothing changes are shared
  * with the result.
@@ -22,13 +23,13 @@ import { cloneJson, isPlainObject } from '../../core/json-path.js';
  * @example
  * mergeCredentials(
  *   { url: 'https://api.test/login', method: 'POST', headers: [], cookies: [], query: [], body: { a: 1 } },
- *   { headers: [{ name: 'X-Tenant', values: ['acme'] }], cookies: [], query: [], body: { b: 2 }, basic: false },
+ *   { headers: [{ name: 'X-Tenant', values: ['acme'] }], cookies: [], query: [], body: { b: 2 }, basic: 'none' },
  * ); // headers X-Tenant: acme, body { a: 1, b: 2 }
  */
 export function mergeCredentials(request: RequestTemplate, credentials: PlanCredentials): RequestTemplate {
   let headers = mergeNameValues(request.headers, credentials.headers, true);
   const { username, password } = credentials;
-  if (credentials.basic && username !== undefined && password !== undefined) {
+  if (credentials.basic === 'sign-in' && username !== undefined && password !== undefined) {
     if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
       headers = [...headers, { name: 'Authorization', values: [basicAuthorization(username, password)] }];
     }

@@ -28,10 +28,12 @@ export interface DigestSessionState {
 }
 
 /**
- * The result of signing a user in: plain JSON, so it can be cached on disk, handed between workers
- * and printed by `multiauth login --json`. It is self-contained: the user's static credentials
- * (headers, cookies, query parameters, body, HTTP Basic) are folded in with the injections, so
- * applying a session needs nothing else.
+ * A user's session as requests get it: plain JSON, handed to `authedRequest`, browser contexts and
+ * `multiauth login --json`. It is self-contained: the user's static credentials (headers, cookies,
+ * query parameters, body, HTTP Basic, a digest password) are folded in with what the sign-in
+ * produced ({@link SignInResult}), so applying a session needs nothing else. It is never written
+ * to disk whole: the cache holds the {@link SignInResult} and `completeSession` folds the
+ * config's part in again.
  *
  * Every value in it is secret unless proven otherwise: print it only through a Redactor.
  */
@@ -60,4 +62,18 @@ export interface Session {
   variables: Record<string, string>;
   /** How the session came to be; annotations and `login` output say it. */
   origin: 'signed-in' | 'refreshed';
+}
+
+/** A digest user's challenge state without its username and password, which the config holds. */
+export type DigestChallenge = Omit<DigestSessionState, 'username' | 'password'>;
+
+/**
+ * What a sign-in produced, and nothing the config holds (DESIGN.md "Requests"): injections, the
+ * cookies and localStorage the server set, the expiry, the digest challenge, and the variables the
+ * procedure extracted or stored (a refresh needs `{{refresh_token}}`). No password, no static
+ * credential, no config variable, no header built from them. This is what the session cache
+ * holds (mode 0600); `completeSession` makes a {@link Session} of it with the user's credentials.
+ */
+export interface SignInResult extends Omit<Session, 'digest'> {
+  digest?: DigestChallenge;
 }

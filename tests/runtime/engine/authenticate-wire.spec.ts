@@ -5,7 +5,7 @@ import { MASK, Redactor } from '../../../src/core/redactor.js';
 import { bodyExcerpt } from '../../../src/runtime/http/status-error.js';
 import { buildWireRequest } from '../../../src/runtime/engine/steps/wire-request.js';
 
-const none: PlanCredentials = { headers: [], cookies: [], query: [], basic: false };
+const none: PlanCredentials = { headers: [], cookies: [], query: [], basic: 'none' };
 const where = { user: 'alice', procedure: 'login', step: 0 };
 
 function template(overrides: Partial<RequestTemplate> = {}): RequestTemplate {
@@ -86,11 +86,14 @@ test('bodies: strings as written, objects as JSON, or form-encoded when the Cont
   expect(form.request.body).toBe('grant_type=password&password=p%2Bw%26x%3D1&scope=a&scope=b');
 });
 
-test('HTTP Basic from credentials, unless the request has its own Authorization', () => {
-  const basic: PlanCredentials = { ...none, username: 'alice', password: 'secret', basic: true };
+test('HTTP Basic from credentials on sign-in requests only when the rule says sign-in, unless the request has its own Authorization', () => {
+  const basic: PlanCredentials = { ...none, username: 'alice', password: 'secret', basic: 'sign-in' };
   expect(buildWireRequest(template(), {}, basic, where).request.headers).toEqual([['Authorization', 'Basic YWxpY2U6c2VjcmV0']]);
   const own = buildWireRequest(template({ headers: [{ name: 'authorization', values: ['Bearer x'] }] }), {}, basic, where);
   expect(own.request.headers).toEqual([['authorization', 'Bearer x']]);
+  // A user with a procedure: the password is a template value, never sent by itself (DESIGN.md "Requests").
+  expect(buildWireRequest(template(), {}, { ...basic, basic: 'none' }, where).request.headers).toEqual([]);
+  expect(buildWireRequest(template(), {}, { ...basic, basic: 'requests' }, where).request.headers).toEqual([]);
 });
 
 test('a body excerpt is redacted before it is cut, so half a secret is never shown', () => {

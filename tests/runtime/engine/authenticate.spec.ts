@@ -36,7 +36,7 @@ test.beforeEach(() => {
   seen.length = 0;
 });
 
-const credentials: PlanCredentials = { username: 'alice', password: 'pa55-word!', headers: [], cookies: [], query: [], basic: false };
+const credentials: PlanCredentials = { username: 'alice', password: 'pa55-word!', headers: [], cookies: [], query: [], basic: 'none' };
 
 function http(path: string, extractions: PlanOperation['extractions'] = [], body?: unknown): PlanOperation {
   return {
@@ -51,7 +51,7 @@ function planWith(operations: PlanOperation[], injections: PlanProcedure['inject
   return {
     users: [
       { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, credentials, variables: {}, procedure: 'flow', mtls: false, ...user },
-      { name: 'static', origin: ['users', 1], source: { kind: 'user' }, credentials: { ...credentials, basic: true }, variables: {}, mtls: false },
+      { name: 'static', origin: ['users', 1], source: { kind: 'user' }, credentials: { ...credentials, basic: 'requests' }, variables: {}, mtls: false },
     ],
     procedures: { flow: { name: 'flow', origin: ['procedures', 0], operations, injections } },
     scope: [],
@@ -80,7 +80,8 @@ test('operations share one cookie jar; each extracts from its own exchange into 
     ['csrf', 'c1', false],
     ['session', 's-456', true],
   ]);
-  expect(session.variables).toEqual({ username: 'alice', password: 'pa55-word!', nonce: 'n-123', step: 'one', token: 'tok-789-abcdef', session: 's-456' });
+  // What the sign-in produced only: the config's username and password are not kept (nor cached).
+  expect(session.variables).toEqual({ nonce: 'n-123', step: 'one', token: 'tok-789-abcdef', session: 's-456' });
   expect(session).toMatchObject({ user: 'alice', createdAt: 42, expiresAt: null, origin: 'signed-in' });
 });
 

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import type { PlanCredentials, PlanUser } from '../../../src/compile/plan.js';
 import { Redactor } from '../../../src/core/redactor.js';
-import { applySession, newSession, sessionSecrets, type OutgoingRequest } from '../../../src/runtime/session/apply.js';
+import { applySession, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from '../../../src/runtime/session/apply.js';
 import { inject } from '../../../src/runtime/engine/inject.js';
 import { makeTestSession } from '../../support/session.js';
 
@@ -12,7 +12,7 @@ function get(url = 'https://api.test/me', headers: OutgoingRequest['headers'] = 
 }
 
 function credentials(extra: Partial<PlanCredentials> = {}): PlanCredentials {
-  return { headers: [], cookies: [], query: [], basic: false, ...extra };
+  return { headers: [], cookies: [], query: [], basic: 'none', ...extra };
 }
 
 const user: PlanUser = { name: 'alice', origin: ['users', 0], source: { kind: 'user' }, credentials: credentials(), variables: {}, mtls: false };
@@ -115,7 +115,7 @@ test('newSession folds static credentials in, cookies encoded once, Basic when a
     credentials({
       username: 'alice',
       password: 'secret',
-      basic: true,
+      basic: 'requests',
       headers: [{ name: 'X-Tenant', values: ['acme'] }, { name: 'x-tenant', values: ['beta'] }],
       cookies: [{ name: 'pref', values: ['a b&c'] }],
       query: [{ name: 'v', values: ['1', '2'] }],
@@ -136,13 +136,13 @@ test('newSession folds static credentials in, cookies encoded once, Basic when a
     origin: 'signed-in',
   });
   expect(applySession(s, get()).headers).toContainEqual(['Cookie', 'pref=a%20b%26c']);
-  const noBasic = newSession(user, credentials({ username: 'a', password: 'b', headers: [{ name: 'authorization', values: ['Token x'] }], basic: true }), 0);
+  const noBasic = newSession(user, credentials({ username: 'a', password: 'b', headers: [{ name: 'authorization', values: ['Token x'] }], basic: 'requests' }), 0);
   expect(noBasic.headers).toEqual({ authorization: ['Token x'] });
   expect(newSession(user, credentials({ username: 'a', password: 'b' }), 0).headers).toEqual({});
 });
 
 test('sessionSecrets lists every secret value, so a redactor masks them all', () => {
-  const s = newSession(user, credentials({ username: 'alice', password: 'pass-word-1', basic: true, cookies: [{ name: 'c', values: ['cookie val'] }], body: { deep: ['body-secret'] } }), 0);
+  const s = newSession(user, credentials({ username: 'alice', password: 'pass-word-1', basic: 'requests', cookies: [{ name: 'c', values: ['cookie val'] }], body: { deep: ['body-secret'] } }), 0);
   inject(s, { location: 'header', key: 'X-Token', prefix: 'Bearer', origin: [] }, 'header-token');
   inject(s, { location: 'query', key: 'k', origin: [] }, 'query-secret');
   inject(s, { location: 'body', key: 'b', origin: [] }, 'set-secret');
@@ -159,4 +159,48 @@ test('sessionSecrets lists every secret value, so a redactor masks them all', ()
   expect(printed).not.toContain('header-token');
   expect(printed).not.toContain('pass-word-1');
   expect(printed).not.toContain('YWxpY2U6');
+});
+
+test('withStaticCredentials folds the config credentials into what a sign-in produced; what it produced wins on a name', () => {
+  const produced = emptySession('alice', 77);
+  produced.headers = { authorization: ['Bearer tok'] };
+  produced.cookies = [{ name: 'sid', value: 's-1' }];
+  produced.query = { lang: ['de'] };
+  produced.body.set = { access_token: 'tok' };
+  produced.expiresAt = 999;
+  produced.variables = { refresh_token: 'r-1' };
+  const before = structuredClone(produced);
+  const static_ = credentials({
+    username: 'alice', password: 'pw', basic: 'requests',
+    headers: [{ name: 'X-Tenant', values: ['acme'] }, { name: 'Authorization', values: ['Token static'] }],
+    cookies: [{ name: 'sid', values: ['static'] }, { name: 'pref', values: ['a b'] }],
+    query: [{ name: 'lang', values: ['en'] }, { name: 'k', values: ['v'] }],
+    body: { tenant: 'acme' },
+  });
+  const s = withStaticCredentials(produced, static_);
+  expect(s.headers).toEqual({ 'X-Tenant': ['acme'], authorization: ['Bearer tok'] });
+  expect(s.cookies).toEqual([{ name: 'pref', value: 'a%20b' }, { name: 'sid', value: 's-1' }]);
+  expect(s.query).toEqual({ lang: ['de'], k: ['v'] });
+  expect(s.body).toEqual({ merge: { tenant: 'acme' }, set: { access_token: 'tok' } });
+  expect(s).toMatchObject({ user: 'alice', createdAt: 77, expiresAt: 999, variables: { refresh_token: 'r-1' } });
+  expect(produced).toEqual(before);
+  // Basic by the `requests` rule when nothing set Authorization; a digest challenge gets its password back.
+  const basic = withStaticCredentials(emptySession('alice', 0), credentials({ username: 'alice', password: 'pw', basic: 'requests' }));
+  expect(basic.headers).toEqual({ Authorization: [`Basic ${Buffer.from('alice:pw').toString('base64')}`] });
+  const digest = withStaticCredentials({ ...emptySession('alice', 0), digest: { realm: 'r', nonce: 'n' } }, credentials({ username: 'alice', password: 'pw' }));
+  expect(digest.digest).toEqual({ realm: 'r', nonce: 'n', username: 'alice', password: 'pw' });
+  expect(digest.headers).toEqual({});
+});
+
+test('a query parameter or header named __proto__ (from the config or a cache file) stays a property', () => {
+  const fromFile = JSON.parse('{"__proto__": ["cached"]}') as Record<string, string[]>;
+  const s = withStaticCredentials(
+    { ...emptySession('alice', 0), headers: fromFile },
+    credentials({ query: [{ name: '__proto__', values: ['x'] }], headers: [{ name: '__proto__', values: ['y'] }] }),
+  );
+  for (const map of [s.query, s.headers]) {
+    expect(Object.getPrototypeOf(map)).toBe(Object.prototype);
+    expect(Object.hasOwn(map, '__proto__')).toBe(true);
+  }
+  expect(Object.getOwnPropertyDescriptor(s.headers, '__proto__')?.value).toEqual(['cached']);
 });

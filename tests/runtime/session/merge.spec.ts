@@ -4,7 +4,7 @@ import { appendQuery, encodeCookieHeader, mergeBody, mergeCredentials } from '..
 import { basicAuthorization } from '../../../src/core/basic-auth.js';
 
 function credentials(extra: Partial<PlanCredentials> = {}): PlanCredentials {
-  return { headers: [], cookies: [], query: [], basic: false, ...extra };
+  return { headers: [], cookies: [], query: [], basic: 'none', ...extra };
 }
 
 function request(extra: Partial<RequestTemplate> = {}): RequestTemplate {
@@ -73,12 +73,12 @@ test('merged bodies follow the body rules; a request without body gets the crede
 });
 
 test('HTTP Basic is added from username+password when basic and no Authorization header', () => {
-  const basic = credentials({ username: 'alice', password: 'secret', basic: true });
+  const basic = credentials({ username: 'alice', password: 'secret', basic: 'sign-in' });
   expect(mergeCredentials(request(), basic).headers).toEqual([{ name: 'Authorization', values: ['Basic YWxpY2U6c2VjcmV0'] }]);
   const withAuth = mergeCredentials(request({ headers: [{ name: 'authorization', values: ['Bearer x'] }] }), basic);
   expect(withAuth.headers).toEqual([{ name: 'authorization', values: ['Bearer x'] }]);
-  expect(mergeCredentials(request(), { ...basic, basic: false }).headers).toEqual([]);
-  expect(mergeCredentials(request(), credentials({ username: 'alice', basic: true })).headers).toEqual([]);
+  expect(mergeCredentials(request(), { ...basic, basic: 'none' }).headers).toEqual([]);
+  expect(mergeCredentials(request(), credentials({ username: 'alice', basic: 'sign-in' })).headers).toEqual([]);
 });
 
 test('basicAuthorization encodes UTF-8 user:password', () => {
@@ -120,10 +120,10 @@ test('mergeCredentials shares the lists it does not change and copies those it d
     query: [],
   };
   const before = structuredClone(request);
-  const plain = mergeCredentials(request, { headers: [], cookies: [], query: [], basic: false });
+  const plain = mergeCredentials(request, { headers: [], cookies: [], query: [], basic: 'none' });
   expect(plain.headers).toBe(request.headers);
   expect(plain.cookies).toBe(request.cookies);
-  const basic = mergeCredentials(request, { headers: [], cookies: [{ name: 'lang', values: ['de'] }], query: [], basic: true, username: 'alice', password: 'pw' });
+  const basic = mergeCredentials(request, { headers: [], cookies: [{ name: 'lang', values: ['de'] }], query: [], basic: 'sign-in', username: 'alice', password: 'pw' });
   expect(basic.headers.map((h) => h.name)).toEqual(['Accept', 'Authorization']);
   expect(basic.cookies).toEqual([{ name: 'lang', values: ['de'] }]);
   expect(request).toEqual(before);

@@ -3,7 +3,7 @@ import type { PlanCredentials, PlanUser } from '../../../src/compile/plan.js';
 import { initialScope } from '../../../src/runtime/template/variables.js';
 
 function credentials(extra: Partial<PlanCredentials> = {}): PlanCredentials {
-  return { headers: [], cookies: [], query: [], basic: false, ...extra };
+  return { headers: [], cookies: [], query: [], basic: 'none', ...extra };
 }
 
 function user(extra: Partial<PlanUser> = {}): PlanUser {

@@ -28,6 +28,11 @@ export interface OAuthServer {
   users: Record<string, string>;
   /** Scopes clients may ask for. */
   scopes: string[];
+  /**
+   * With `authorizationCode`: the redirect URI both clients registered, `${url}/cb`, which only
+   * shows a page, so the code it receives stays unredeemed (a native client's callback).
+   */
+  redirectUri: string;
   stop(): Promise<void>;
 }
 
@@ -38,6 +43,12 @@ export interface OAuthServerOptions {
   /** Refresh token lifetime in seconds (default 86400). */
   refreshTokenTtl?: number;
   users?: Record<string, string>;
+  /**
+   * Also the authorization code grant (RFC 6749 4.1) through oidc-provider's own login and consent
+   * pages (`devInteractions`: a login form whose `login` and `password` fields take any password
+   * for a known user, then a Continue button).
+   */
+  authorizationCode?: boolean;
 }
 
 const SCOPES = ['openid', 'offline_access', 'api:read', 'api:write'];
@@ -65,21 +76,24 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     if (!provider) return void res.writeHead(503).end();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/whoami') return void whoami(provider, req, res);
+    if (path === '/cb') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Signed in</title><p>You may close this window.</p>');
     if (path === '/token' && req.method === 'POST') return void strictClientAuth(provider, clients, req, res);
     return provider.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const redirectUri = `${url}/cb`;
+  const code = options.authorizationCode ? redirectUri : undefined;
   provider = new Provider(url, {
     clients: [
-      client(clients.post, 'client_secret_post'),
-      client(clients.basic, 'client_secret_basic'),
+      client(clients.post, 'client_secret_post', code),
+      client(clients.basic, 'client_secret_basic', code),
     ],
     scopes: SCOPES,
     features: {
       clientCredentials: { enabled: true },
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: options.authorizationCode === true },
     },
     findAccount: (_ctx: unknown, sub: string) => (sub in users ? { accountId: sub, claims: () => ({ sub }) } : undefined),
     adapter: memoryAdapter(),
@@ -101,18 +115,19 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     clients,
     users,
     scopes: SCOPES,
+    redirectUri,
     stop: () => closeServer(server),
   };
 }
 
-function client({ clientId, clientSecret }: OAuthClient, method: string) {
+function client({ clientId, clientSecret }: OAuthClient, method: string, redirectUri: string | undefined) {
   return {
     client_id: clientId,
     client_secret: clientSecret,
     token_endpoint_auth_method: method,
-    grant_types: ['client_credentials', 'password', 'refresh_token'],
-    response_types: [],
-    redirect_uris: [],
+    grant_types: ['client_credentials', 'password', 'refresh_token', ...(redirectUri ? ['authorization_code'] : [])],
+    response_types: redirectUri ? ['code'] : [],
+    redirect_uris: redirectUri ? [redirectUri] : [],
     scope: SCOPES.join(' '),
   };
 }

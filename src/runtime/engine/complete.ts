@@ -1,0 +1,18 @@
+import type { Plan } from '../../compile/index.js';
+import { findPlanUser } from './find-user.js';
+import { withStaticCredentials } from '../session/apply.js';
+import type { Session, SignInResult } from '../session/session.js';
+
+/**
+ * The session requests are sent with, from what a sign-in produced (a cached {@link SignInResult}):
+ * the user's static credentials from the plan folded in (`withStaticCredentials`). Light on
+ * purpose: a worker completes cached sessions without loading the sign-in engine. The caller has
+ * registered the plan's secrets (opening a config does).
+ *
+ * @throws MultiAuthError `USER_UNKNOWN` when the plan has no such user.
+ * @example
+ * const session = completeSession(plan, readSessionFile(path, key)!);
+ */
+export function completeSession(plan: Plan, produced: SignInResult): Session {
+  return withStaticCredentials(produced, findPlanUser(plan, produced.user).credentials);
+}

@@ -1,0 +1,81 @@
+import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
+import { planFromYaml } from '../support/plan.js';
+import { expect, signIn, test } from './support.js';
+
+// Issue 13, item 3: the docs' mixed procedure (docs/browser.md: a browser gets the code, an http
+// step exchanges it) against a real OpenID provider, oidc-provider, with a confidential client. The
+// user's password goes into the login form only: were it also sent as HTTP Basic, oidc-provider
+// would refuse the token request ("client authentication must only be provided using one mechanism").
+
+let server: OAuthServer;
+test.beforeAll(async () => {
+  server = await startOAuthServer({ authorizationCode: true });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** The docs' mixed procedure, the token request authenticating the client as `auth` says. */
+function mixedConfig(auth: 'post' | 'basic'): string {
+  const { clientId, clientSecret } = server.clients[auth];
+  const redirect = server.redirectUri;
+  const body = `grant_type=authorization_code&code={{code}}&redirect_uri=${redirect}`;
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+  const request =
+    auth === 'post'
+      ? `headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
+          body: "${body}&client_id=${clientId}&client_secret=${encodeURIComponent(clientSecret)}"`
+      : `headers:
+            - { name: Content-Type, values: [application/x-www-form-urlencoded] }
+            - { name: Authorization, values: ["Basic ${basic}"] }
+          body: "${body}"`;
+  return `
+procedures:
+  - name: sso-then-api-token
+    operations:
+      - tech: browser
+        parameters:
+          options: { wait_for_seconds: 10 }
+          project:
+            tests:
+              - id: t1
+                name: sign in
+                commands:
+                  - { id: c1, command: open, target: "${server.url}/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${redirect}" }
+                  - { id: c2, command: type, target: "name=login", value: "{{username}}" }
+                  - { id: c3, command: type, target: "name=password", value: "{{password}}" }
+                  - { id: c4, command: click, target: "css=button[type=submit]" }
+                  - { id: c5, command: click, target: "css=button[type=submit]" }
+                  - { id: c6, command: wait, target: "request_url_contains=/cb?", value: "10" }
+        extractions:
+          - { name: code, location: query, key: code }
+      - tech: http
+        parameters:
+          url: ${server.tokenEndpoint}
+          method: POST
+          ${request}
+        extractions:
+          - { name: access_token, location: body, key: access_token }
+    injections:
+      - { location: header, key: Authorization, prefix: Bearer, variable: access_token }
+users:
+  - name: alice
+    procedure: sso-then-api-token
+    credentials: { username: alice, password: "\${ALICE_PASSWORD}" }
+`;
+}
+
+for (const auth of ['post', 'basic'] as const) {
+  test(`the docs' mixed procedure signs in against oidc-provider with client_secret_${auth}; the password goes to the login form only`, async ({ browser }) => {
+    const plan = planFromYaml(mixedConfig(auth), { ALICE_PASSWORD: server.users.alice as string });
+    const { session, redactor } = await signIn(plan, 'alice', browser);
+
+    const token = session.variables.access_token ?? '';
+    expect(session.headers).toEqual({ Authorization: [`Bearer ${token}`] });
+    const me = await fetch(server.whoamiUrl, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toEqual({ client_id: server.clients[auth].clientId, sub: 'alice', scope: 'openid', kind: 'AccessToken' });
+    // The code and the token are secrets of the run; nothing of the config is kept in the result.
+    for (const secret of [session.variables.code ?? '', token]) expect(redactor.redact(`x ${secret} y`)).toBe('x ******** y');
+    expect(JSON.stringify(session.variables)).not.toContain(server.users.alice as string);
+  });
+}
