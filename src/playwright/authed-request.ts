@@ -5,6 +5,7 @@ import { applySession } from '../runtime/index.js';
 import { fetchArguments, readApiCall, type FetchOptions } from './api-call.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { toStorageState } from './storage-state.js';
+import type { Redactor } from '../core/redactor.js';
 
 /**
  * The current session of a user: a memo hit while it is valid, refreshed (once across workers)
@@ -27,11 +28,14 @@ const METHODS = ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'] as co
  * users' requests are answered (pre-emptively with the next nonce count when possible, else by
  * answering the 401 once): Playwright's request context only answers Basic challenges.
  *
+ * Playwright's errors list the request's headers in their call log: an error of a request sent for
+ * the user has every secret `redactor` knows masked, in its message and stack.
+ *
  * @example
- * const request = wrapRequestContext(await playwright.request.newContext({ baseURL }), live, baseURL);
+ * const request = wrapRequestContext(await playwright.request.newContext({ baseURL }), live, baseURL, redactor);
  * await request.get('/whoami'); // Authorization, ?access_token=… as the session says
  */
-export function wrapRequestContext(context: APIRequestContext, live: LiveSession, baseURL?: string): APIRequestContext {
+export function wrapRequestContext(context: APIRequestContext, live: LiveSession, baseURL: string | undefined, redactor: Redactor): APIRequestContext {
   let current: Session | undefined;
   let digest: DigestSessionState | undefined;
   const bind = bindDomainlessCookies(context, []);
@@ -54,7 +58,10 @@ export function wrapRequestContext(context: APIRequestContext, live: LiveSession
         return typeof value === 'function' ? value.bind(target) : value;
       }
       // The caller's own method is called, so traces and reports name it (GET, POST...) as without us.
-      const send = (first: string | Request, options: FetchOptions | undefined) => (value as (u: unknown, o: unknown) => Promise<APIResponse>).call(target, first, options);
+      const send = (first: string | Request, options: FetchOptions | undefined) =>
+        (value as (u: unknown, o: unknown) => Promise<APIResponse>).call(target, first, options).catch((error: unknown) => {
+          throw masked(error, redactor);
+        });
       return async (first: string | Request, options: FetchOptions | undefined) => {
         const s = await session();
         const call = readApiCall(property, first, options, baseURL);
@@ -76,6 +83,14 @@ export function wrapRequestContext(context: APIRequestContext, live: LiveSession
       };
     },
   });
+}
+
+/** The error with its message and stack masked: Playwright's call log shows the headers it sent. */
+function masked(error: unknown, redactor: Redactor): unknown {
+  if (!(error instanceof Error)) return error;
+  error.message = redactor.redact(error.message);
+  if (error.stack) error.stack = redactor.redact(error.stack);
+  return error;
 }
 
 function withAuthorization(options: FetchOptions, authorization: string): FetchOptions {

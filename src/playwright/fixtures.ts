@@ -20,6 +20,7 @@ import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
 import { wrapRequestContext, type LiveSession } from './authed-request.js';
 import { clientCertificatesFor } from './mtls.js';
+import { maskAttachedTraces } from './artifacts.js';
 
 /** Options a spec or project sets with `test.use`. */
 export interface AuthOptions {
@@ -57,6 +58,7 @@ export interface AuthFixtures {
 
 interface InternalTestFixtures {
   _authResolved: { session: Session; source: SessionSource; live: LiveSession } | undefined;
+  _authTraces: void;
 }
 
 interface InternalWorkerFixtures {
@@ -100,6 +102,15 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     { box: true },
   ],
 
+  // Every test, signed in or not: a trace records whatever contexts of the worker saw.
+  _authTraces: [
+    async ({ _multiauth }, use, testInfo) => {
+      maskAttachedTraces(testInfo, _multiauth.redactor);
+      await use();
+    },
+    { auto: true, box: true },
+  ],
+
   authSession: async ({ _authResolved }, use) => use(_authResolved?.session),
 
   storageState: async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
@@ -133,7 +144,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       storageState: session ? toStorageState(session, []) : undefined,
       clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
-    await use(_authResolved ? wrapRequestContext(context, _authResolved.live, baseURL) : context);
+    await use(_authResolved ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor) : context);
     await context.dispose();
   },
 
@@ -164,7 +175,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(rawRequest);
-      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL) };
+      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor) };
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
   },

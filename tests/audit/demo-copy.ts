@@ -12,11 +12,13 @@ export interface DemoCopy {
 /** Where the run's reporters write, relative to the copy. */
 export const AUDIT_OUTPUTS = { json: 'report.json', html: 'html-report', results: 'test-results' } as const;
 
-// Every reporter the project documents, at once; the copy's own config stays as it is otherwise.
+// Every reporter the project documents, at once, and a trace of every test (what CI uploads when a
+// test fails); the copy's own config stays as it is otherwise.
 const AUDIT_CONFIG = `
 import base from './playwright.config';
 export default {
   ...base,
+  use: { ...base.use, trace: 'on' },
   outputDir: '${AUDIT_OUTPUTS.results}',
   reporter: [
     ['list'],

@@ -64,6 +64,12 @@ function expectNoLeak(copy: DemoCopy, run: { stdout: string; stderr: string }, t
   expect(names).toContain(AUDIT_OUTPUTS.json);
   expect(names).toContain(`${AUDIT_OUTPUTS.html}/index.html`);
   expect(names.filter((n) => n.startsWith(`${AUDIT_OUTPUTS.html}/index.html#zip/`)).length).toBeGreaterThan(0);
+  // Every test's trace, unzipped, and the HTML report's copies of them: the search reads their
+  // entries (it finds the requests the tests sent in them).
+  const traces = files.filter((f) => /\.zip#zip\/.+\.(trace|network)$/.test(f.name));
+  expect(traces.filter((f) => f.name.startsWith(AUDIT_OUTPUTS.results)).length).toBeGreaterThanOrEqual(11);
+  expect(traces.filter((f) => f.name.startsWith(`${AUDIT_OUTPUTS.html}/data/`)).length).toBeGreaterThan(0);
+  expect(findLeaks(traces, ['/whoami']).length).toBeGreaterThan(0);
   expect(run.stdout).toMatch(/\d+ passed/);
 
   const secrets = [...CONFIG_SECRETS, ...tokens];
