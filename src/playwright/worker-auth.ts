@@ -136,7 +136,12 @@ export class WorkerAuth {
 
   private store(): Promise<SessionStore> {
     this.sessions ??= this.digestOrOpen().then(({ contentHash }) => new SessionStore(
-      { dir: this.locate().cacheDir, scopeKey: this.scopeKey(contentHash) },
+      {
+        dir: this.locate().cacheDir,
+        scopeKey: this.scopeKey(contentHash),
+        run: runId(this.options.env),
+        redact: (text) => this.redactor.redact(text),
+      },
       {
         // Signing in or refreshing is what can print the config's secrets: the config is opened
         // first, which registers them in the redactor.

@@ -2,6 +2,8 @@ import { needsRefresh, type SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
+import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
+import { isMultiAuthError } from '../core/errors.js';
 
 /** How a session was obtained: annotations and reports say it. */
 export type SessionSource = 'memo' | 'cached' | 'fresh' | 'refreshed';
@@ -29,6 +31,13 @@ export interface SessionStoreOptions {
   scopeKey: string;
   /** false = keep sessions in memory only (no files, no cross-process sharing). Default true. */
   persist?: boolean;
+  /**
+   * The run (`runId`): a failed sign-in is remembered for the processes of this run, which then
+   * fail at once instead of signing in again. Default: failures are remembered in this process only.
+   */
+  run?: string;
+  /** Masks what a remembered failure writes to disk; default: written as the error says it. */
+  redact?: (text: string) => string;
   now?: () => number;
   lock?: FileLockOptions;
 }
@@ -46,6 +55,8 @@ export interface SessionStoreOptions {
 export class SessionStore {
   private readonly memo = new Map<string, SignInResult>();
   private readonly pending = new Map<string, Promise<ResolvedSession>>();
+  /** Failed sign-ins of this process: every later request for the user gets the same error. */
+  private readonly failed = new Map<string, unknown>();
   private readonly now: () => number;
 
   constructor(
@@ -57,12 +68,19 @@ export class SessionStore {
 
   /** The user's session, signing in or refreshing only when no usable one exists anywhere. */
   get(user: string): Promise<ResolvedSession> {
+    if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
     const memo = this.memo.get(user);
     if (memo && !needsRefresh(memo, this.now())) return Promise.resolve({ session: memo, source: 'memo' });
     // Two fixtures of one test asking at once must not sign in twice.
     let pending = this.pending.get(user);
     if (!pending) {
-      pending = this.resolve(user, memo).finally(() => this.pending.delete(user));
+      pending = this.resolve(user, memo)
+        .catch((error: unknown) => {
+          // A user's mistake or a server's answer is final for the run; a bug may be retried.
+          if (isMultiAuthError(error)) this.failed.set(user, error);
+          throw error;
+        })
+        .finally(() => this.pending.delete(user));
       this.pending.set(user, pending);
     }
     return pending;
@@ -85,10 +103,13 @@ export class SessionStore {
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
-    const { dir, scopeKey } = this.options;
+    const { dir, scopeKey, run } = this.options;
     const file = sessionFilePath(dir, scopeKey, user);
+    const failure = failureFilePath(file);
     const cached = readSessionFile(file, scopeKey);
     if (cached && !needsRefresh(cached, this.now())) return { session: cached, source: 'cached' };
+    const remembered = run === undefined ? undefined : readFailure(failure, run);
+    if (remembered) throw remembered;
 
     ensureCacheDir(dir);
     return withFileLock(
@@ -97,10 +118,19 @@ export class SessionStore {
         // Another process may have signed in or refreshed while this one waited for the lock.
         const current = readSessionFile(file, scopeKey);
         if (current && !needsRefresh(current, this.now())) return { session: current, source: 'cached' as const };
-        const resolved: ResolvedSession = current
-          ? { session: await this.provider.refresh(current), source: 'refreshed' }
-          : { session: await this.provider.signIn(user), source: 'fresh' };
+        const failedMeanwhile = run === undefined ? undefined : readFailure(failure, run);
+        if (failedMeanwhile) throw failedMeanwhile;
+        let resolved: ResolvedSession;
+        try {
+          resolved = current
+            ? { session: await this.provider.refresh(current), source: 'refreshed' }
+            : { session: await this.provider.signIn(user), source: 'fresh' };
+        } catch (error) {
+          if (run !== undefined && isMultiAuthError(error)) writeFailure(failure, run, error, this.options.redact ?? ((t) => t));
+          throw error;
+        }
         writeSessionFile(file, scopeKey, resolved.session);
+        forgetFailure(failure);
         return resolved;
       },
       this.options.lock,

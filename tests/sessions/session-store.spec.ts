@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SessionStore, sessionFilePath } from '../../src/sessions/index.js';
+import { MultiAuthError } from '../../src/core/errors.js';
 import { makeSession } from './support/make-session.js';
 
 const child = join(import.meta.dirname, 'support', 'store-child.ts');
@@ -137,4 +138,32 @@ test.describe('SessionStore within one process', () => {
     await store.get('alice');
     expect(existsSync(sessionFilePath(dir, 'k', 'alice'))).toBe(false);
   });
+});
+
+test('a failed sign-in is tried once per run: the same store and another of the run fail at once; another run tries again', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'multiauth-store-failed-'));
+  let attempts = 0;
+  const provider = {
+    signIn: async () => {
+      attempts++;
+      throw new MultiAuthError('AUTH_HTTP_STATUS', 'the server answered HTTP 401 for pw-s3cret-1', { context: { user: 'alice', status: 401 }, hint: 'Check the password.' });
+    },
+    refresh: async () => makeSession('alice', 'never', null),
+  };
+  const options = { dir, scopeKey: 'cfg', run: 'run-1', redact: (t: string) => t.replaceAll('pw-s3cret-1', '********') };
+  const first = new SessionStore(options, provider);
+  await expect(first.get('alice')).rejects.toThrow(/HTTP 401/);
+  await expect(first.get('alice')).rejects.toThrow(/HTTP 401/);
+
+  const file = `${sessionFilePath(dir, 'cfg', 'alice')}.failed`;
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(readFileSync(file, 'utf8')).not.toContain('pw-s3cret-1');
+  const other = await new SessionStore(options, provider).get('alice').catch((e: unknown) => e);
+  expect(other).toBeInstanceOf(MultiAuthError);
+  expect(other).toMatchObject({ code: 'AUTH_HTTP_STATUS', hint: 'Check the password.', context: { user: 'alice', status: 401 } });
+  expect((other as MultiAuthError).details.join('\n')).toContain('failed earlier in this run');
+  expect(attempts).toBe(1);
+
+  await expect(new SessionStore({ ...options, run: 'run-2' }, provider).get('alice')).rejects.toThrow(/HTTP 401/);
+  expect(attempts).toBe(2);
 });
