@@ -145,12 +145,19 @@ export function emptySession(user: string, now: number): Session {
  * over a static value of the same name (headers ignoring case, cookies and query parameters by
  * name), as an injection replaces it; the credentials body becomes `body.merge`; HTTP Basic is
  * added by the `requests` rule when no `Authorization` is set; a digest challenge gets the
- * username and password back. `produced` is not modified.
+ * username and password back. `produced` is not modified; without static credentials the session
+ * shares its parts with it (sessions are not changed after they are made: a refresh makes a new one).
  *
  * @example
  * withStaticCredentials(fromCache, user.credentials).headers; // { 'X-Tenant': ['acme'], Authorization: ['Bearer …'] }
  */
 export function withStaticCredentials(produced: SignInResult, credentials: PlanCredentials): Session {
+  const { headers: staticHeaders, cookies: staticCookies, query: staticQuery, body, basic } = credentials;
+  if (!staticHeaders.length && !staticCookies.length && !staticQuery.length && body === undefined && basic !== 'requests' && !produced.digest) {
+    // Most users have nothing static: every sign-in and every cached session takes this way.
+    const { digest: _none, ...session } = produced;
+    return session;
+  }
   // Maps, then fromEntries: a name such as __proto__ (from a config or a cache file) stays a property.
   const headers = new Map<string, string[]>();
   for (const { name, values } of credentials.headers) {
@@ -176,13 +183,15 @@ export function withStaticCredentials(produced: SignInResult, credentials: PlanC
   for (const { name, values } of credentials.query) query.set(name, [...(query.get(name) ?? []), ...values]);
   for (const [name, values] of Object.entries(produced.query)) query.set(name, [...values]);
 
-  const { digest, ...rest } = structuredClone(produced);
+  const { digest, ...rest } = produced;
   const session: Session = {
     ...rest,
     headers: Object.fromEntries(headers),
-    cookies: [...cookies, ...rest.cookies],
+    cookies: [...cookies, ...rest.cookies.map((cookie) => ({ ...cookie }))],
     query: Object.fromEntries(query),
-    body: credentials.body === undefined ? { set: rest.body.set } : { merge: cloneJson(credentials.body), set: rest.body.set },
+    body: credentials.body === undefined ? { set: { ...rest.body.set } } : { merge: cloneJson(credentials.body), set: { ...rest.body.set } },
+    variables: { ...rest.variables },
+    origins: structuredClone(rest.origins),
   };
   if (digest) {
     if (username === undefined || password === undefined) {
