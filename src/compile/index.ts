@@ -5,6 +5,7 @@
 export { compile, type CompileOptions } from './compile.js';
 export { resolvePlanPaths } from './resolve-paths.js';
 export { checkPlan } from './check-plan.js';
+export { markMissingEnv } from './missing-env.js';
 export { explainPlan } from './explain.js';
 export { planSecrets, planIdentifiers, registerPlan } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';

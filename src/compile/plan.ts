@@ -1,4 +1,5 @@
 import type { ConfigPath } from '../core/path.js';
+import type { ConfigIssue } from '../core/errors.js';
 import type {
   BrowserProject,
   HttpLocation,
@@ -81,6 +82,11 @@ export interface PlanUser {
   refresh?: PlanRefresh;
   /** Use the config's `mtls` certificates (spec: repeater_mtls). */
   mtls: boolean;
+  /**
+   * Unset environment variables this user's part of the config needs (`markMissingEnv`), each a
+   * located error: the user cannot sign in, the others can. Absent when none is missing.
+   */
+  missingEnv?: ConfigIssue[];
 }
 
 /**

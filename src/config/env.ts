@@ -67,7 +67,7 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
  * const result = substituteEnv(doc, { TOKEN: 'abc' }, sourceMap, 'set it in .env');
  * result.issues; // one located issue per missing variable
  */
-export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHint: string): EnvSubstitution {
+export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHint: string, missingAs?: string): EnvSubstitution {
   const result: EnvSubstitution = { issues: [], failedPaths: new Set(), used: new Map(), edits: [] };
   const text = map.source;
 
@@ -94,12 +94,14 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
       }
       const substitute = env[name];
       if (substitute === undefined) {
-        failed = true;
         result.issues.push({
           severity: 'error', path, location: map.at(offset),
           message: `environment variable ${name} is not set`,
           hint: missingHint.replaceAll('{name}', name),
         });
+        // Deferred (`missingAs`): the value is usable as text, and only the users that need it fail.
+        if (missingAs !== undefined) return missingAs;
+        failed = true;
         return match;
       }
       if (!result.used.has(name)) result.used.set(name, substitute);

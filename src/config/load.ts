@@ -25,12 +25,23 @@ export interface LoadedConfig {
   locate(path: ConfigPath): SourceLocation | undefined;
   /** SHA-256 (hex) of the file text after environment substitution: the session cache key. */
   contentHash: string;
+  /**
+   * With `deferMissingEnv`: the unset `${NAME}`s, one located error each (their values read as
+   * empty). The users whose part of the config holds one cannot sign in (`markMissingEnv`); the
+   * others can. Empty otherwise.
+   */
+  missingEnv: ConfigIssue[];
 }
 
 /** Options of {@link loadConfig} and {@link parseConfig}. */
 export interface LoadOptions {
   /** Environment for `${NAME}`; default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * true: an unset `${NAME}` is not an error of the whole file but of the users that need it (see
+   * `LoadedConfig.missingEnv`), when nothing else is wrong. For running tests; `validate` lists them.
+   */
+  deferMissingEnv?: boolean;
 }
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -91,9 +102,11 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
   const envFile = options.dotenvDir === undefined ? undefined : join(options.dotenvDir, '.env');
   const env: Env = environmentFor(options.dotenvDir, options.env ?? process.env);
   const substitution = substituteEnv(doc, env, map,
-    envFile ? `Set {name} in the environment, or in ${envFile} beside the config.` : 'Set {name} in the environment.');
+    envFile ? `Set {name} in the environment, or in ${envFile} beside the config.` : 'Set {name} in the environment.',
+    options.deferMissingEnv ? '' : undefined);
+  const deferred = options.deferMissingEnv ? substitution.issues.filter((i) => /^environment variable \S+ is not set$/.test(i.message)) : [];
 
-  const issues: ConfigIssue[] = [...syntax, ...substitution.issues];
+  const issues: ConfigIssue[] = [...syntax, ...substitution.issues.filter((i) => !deferred.includes(i))];
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
@@ -122,8 +135,10 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
   for (const issue of issues) issue.location ??= map.at(0);
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length > 0 || !config) {
-    const envOnly = errors.length > 0 && errors.every((e) => substitution.issues.includes(e));
-    throw new ConfigInvalidError(file, sortIssues(issues), envOnly ? 'CONFIG_ENV_MISSING' : 'CONFIG_INVALID');
+    // Deferring is for a config that is otherwise sound: with other errors, all are reported.
+    const all = sortIssues([...issues, ...deferred]);
+    const envOnly = all.some((i) => i.severity === 'error') && all.filter((i) => i.severity === 'error').every((e) => substitution.issues.includes(e));
+    throw new ConfigInvalidError(file, all, envOnly ? 'CONFIG_ENV_MISSING' : 'CONFIG_INVALID');
   }
   return {
     file,
@@ -131,6 +146,7 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
     warnings: sortIssues(issues),
     locate: (path) => map.locate(path),
     contentHash: createHash('sha256').update(substitutedText(text, substitution.edits)).digest('hex'),
+    missingEnv: sortIssues(deferred),
   };
 }
 

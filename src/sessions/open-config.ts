@@ -3,7 +3,7 @@ import { ConfigInvalidError, MultiAuthError, type ConfigIssue } from '../core/er
 import { redactIssue } from '../core/error-context.js';
 import { Redactor } from '../core/redactor.js';
 import { loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
-import { checkPlan, compile, registerPlan, resolvePlanPaths, type Plan } from '../compile/index.js';
+import { checkPlan, compile, markMissingEnv, registerPlan, resolvePlanPaths, type Plan } from '../compile/index.js';
 import { preflight } from '../runtime/index.js';
 import { configFile } from './config-file.js';
 
@@ -30,6 +30,11 @@ export interface OpenConfigOptions {
   checks?: boolean;
   /** Registers the plan's secrets in this redactor instead of a new one. */
   redactor?: Redactor;
+  /**
+   * true: an unset `${NAME}` fails only the users that need it (`PlanUser.missingEnv`, shown as a
+   * warning), not the whole config; for running tests. Default false: every one is an error.
+   */
+  deferMissingEnv?: boolean;
 }
 
 /** A config ready to sign users in with. */
@@ -63,7 +68,7 @@ export interface OpenedConfig {
  */
 export function openConfig(options: OpenConfigOptions): OpenedConfig {
   const file = configFile(options);
-  const loaded = loadConfig(file, { env: options.env });
+  const loaded = loadConfig(file, { env: options.env, deferMissingEnv: options.deferMissingEnv === true });
   const redactor = options.redactor ?? new Redactor();
   let plan: Plan;
   try {
@@ -78,11 +83,22 @@ export function openConfig(options: OpenConfigOptions): OpenedConfig {
     throw new ConfigInvalidError(file, sortIssues([...loaded.warnings, issue]));
   }
   registerPlan(redactor, plan);
+  markMissingEnv(plan, loaded.missingEnv);
   const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
   const issues = sortIssues([
     ...loaded.warnings,
+    ...missingEnvWarnings(plan, loaded.missingEnv),
     ...found.map((issue) => (issue.location ? issue : { ...issue, location: loaded.locate(issue.path) })),
   ]).map((issue) => redactIssue(issue, redactor));
   if (issues.some((issue) => issue.severity === 'error')) throw new ConfigInvalidError(file, issues);
   return { file, loaded, plan, warnings: issues, redactor };
+}
+
+/** A deferred unset variable as a warning that names the users who cannot sign in because of it. */
+function missingEnvWarnings(plan: Plan, missing: readonly ConfigIssue[]): ConfigIssue[] {
+  return missing.map((issue) => {
+    const users = plan.users.filter((user) => user.missingEnv?.includes(issue)).map((user) => user.name);
+    const who = users.length ? `${users.length === 1 ? 'user' : 'users'} ${users.join(', ')} cannot sign in` : 'no user needs it';
+    return { ...issue, severity: 'warning', message: `${issue.message}: ${who}` };
+  });
 }

@@ -3,7 +3,7 @@ import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanUser } from '../../compile/index.js';
 import { planSecrets, registerPlan } from '../../compile/index.js';
 import { didYouMean } from '../../core/suggest.js';
-import { findPlanUser } from './find-user.js';
+import { usablePlanUser } from './find-user.js';
 import { emptySession, sessionSecrets } from '../session/apply.js';
 import { completeSession } from './complete.js';
 import { mergeRefreshed } from './refresh-merge.js';
@@ -53,7 +53,7 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
  * writeSessionFile(path, key, await signInUser(plan, 'alice', { redactor }));
  */
 export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
-  const user = findPlanUser(plan, userName);
+  const user = usablePlanUser(plan, userName);
   registerPlanSecrets(options.redactor, plan);
   const produced = await signIn(plan, user, user.procedure, {
     credentials: user.credentials,
@@ -89,7 +89,7 @@ export async function refreshSession(plan: Plan, session: SignInResult, options:
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });
  */
 export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
-  const user = findPlanUser(plan, session.user);
+  const user = usablePlanUser(plan, session.user);
   const refresh = user.refresh;
   if (!refresh) return signInUser(plan, user.name, options);
   registerPlanSecrets(options.redactor, plan);

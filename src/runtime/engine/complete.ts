@@ -1,5 +1,5 @@
 import type { Plan } from '../../compile/index.js';
-import { findPlanUser } from './find-user.js';
+import { usablePlanUser } from './find-user.js';
 import { withStaticCredentials } from '../session/apply.js';
 import type { Session, SignInResult } from '../session/session.js';
 
@@ -9,10 +9,11 @@ import type { Session, SignInResult } from '../session/session.js';
  * purpose: a worker completes cached sessions without loading the sign-in engine. The caller has
  * registered the plan's secrets (opening a config does).
  *
- * @throws MultiAuthError `USER_UNKNOWN` when the plan has no such user.
+ * @throws MultiAuthError `USER_UNKNOWN` when the plan has no such user; `CONFIG_ENV_MISSING` when
+ *   the user needs an environment variable that is not set.
  * @example
  * const session = completeSession(plan, readSessionFile(path, key)!);
  */
 export function completeSession(plan: Plan, produced: SignInResult): Session {
-  return withStaticCredentials(produced, findPlanUser(plan, produced.user).credentials);
+  return withStaticCredentials(produced, usablePlanUser(plan, produced.user).credentials);
 }

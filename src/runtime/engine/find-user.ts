@@ -1,4 +1,4 @@
-import { MultiAuthError } from '../../core/errors.js';
+import { ConfigInvalidError, MultiAuthError } from '../../core/errors.js';
 import { didYouMean } from '../../core/suggest.js';
 import type { Plan, PlanUser } from '../../compile/index.js';
 
@@ -18,6 +18,22 @@ export function findPlanUser(plan: Plan, userName: string): PlanUser {
     details: [`users: ${names.length ? names.join(', ') : '(none)'}`],
     hint: 'Use a name from the config\'s users or preset users (`multiauth users` lists them).',
   });
+}
+
+/**
+ * The user of that name, ready to sign in: {@link findPlanUser}, and refused when its part of the
+ * config needs an environment variable that is not set (the other users still sign in).
+ *
+ * @throws MultiAuthError `USER_UNKNOWN`; ConfigInvalidError `CONFIG_ENV_MISSING` with the located
+ *   references to the unset variables.
+ * @example
+ * usablePlanUser(plan, 'alice').credentials;
+ */
+export function usablePlanUser(plan: Plan, userName: string): PlanUser {
+  const user = findPlanUser(plan, userName);
+  if (!user.missingEnv?.length) return user;
+  const file = user.missingEnv[0]?.location?.file ?? 'the config';
+  throw new ConfigInvalidError(file, user.missingEnv, 'CONFIG_ENV_MISSING');
 }
 
 const userIndexes = new WeakMap<Plan, { users: PlanUser[]; length: number; byName: Map<string, PlanUser> }>();
