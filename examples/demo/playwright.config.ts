@@ -6,8 +6,7 @@ import { authProjects } from 'playwright-multiauth';
 const port = Number(process.env.DEMO_PORT ?? 4010);
 process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
 // webServer starts a fresh demo server every run, which knows none of the sessions it issued
-// before: share sessions between this run's workers only (see docs/caching.md).
-process.env.MULTIAUTH_CACHE ??= 'off';
+// before: multiauth.yaml's `validation` finds that out once per run and signs each user in again.
 
 const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 

@@ -6,6 +6,7 @@ import { compileProcedure, compileUser } from './generic.js';
 import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
 import { registerPlan } from './secrets.js';
+import { resolveValidations } from './validation.js';
 
 /** Options of {@link compile}: how its issues are reported. */
 export interface CompileOptions {
@@ -59,13 +60,15 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
     issues.push(...(output.issues ?? []));
     return output.users;
   });
+  const users = [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))];
+  issues.push(...resolveValidations(users, config));
   if (issues.length) {
     const located = issues.map((issue) => ({ ...issue, location: issue.location ?? options.locate?.(issue.path) }));
     throw new ConfigInvalidError(options.file ?? 'config', located);
   }
 
   const plan: Plan = {
-    users: [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))],
+    users,
     procedures,
     scope: [...(config.scope ?? [])],
     mtls: [...(config.mtls ?? [])],

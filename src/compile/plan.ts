@@ -82,6 +82,8 @@ export interface PlanUser {
   refresh?: PlanRefresh;
   /** Use the config's `mtls` certificates (spec: repeater_mtls). */
   mtls: boolean;
+  /** How to know the user's session works (`validation`), when a check applies to it. */
+  validation?: PlanValidation;
   /**
    * Unset environment variables this user's part of the config needs (`markMissingEnv`), each a
    * located error: the user cannot sign in, the others can. Absent when none is missing.
@@ -119,6 +121,19 @@ export interface PlanProcedure {
   injections: PlanInjection[];
   /** Set when compiled from a preset: explain output says which. */
   fromPreset?: string;
+}
+
+/** A session check (`validation`), resolved for a user: sent with the session applied. */
+export interface PlanValidation {
+  url: string;
+  method: HttpMethod;
+  /** Accepted statuses; absent = any 2xx. */
+  status?: number[];
+  /** Regex the body must match / must not match (the user's syntax, see `compileUserRegex`). */
+  match?: string;
+  notMatch?: string;
+  /** Where it is written, for errors. */
+  origin: ConfigPath;
 }
 
 /** A request template: every string may contain `{{var}}`. Header/cookie/query lists keep order. */

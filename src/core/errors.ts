@@ -36,6 +36,8 @@ export const ErrorCode = {
   AUTH_HTTP_STATUS: 'AUTH_HTTP_STATUS',
   /** The server answered 2xx but the protocol says the sign-in failed (GraphQL errors, Cognito challenge...). */
   AUTH_PROTOCOL: 'AUTH_PROTOCOL',
+  /** The sign-in went through but the session check (`validation`) says the session does not work. */
+  AUTH_VALIDATION: 'AUTH_VALIDATION',
   /** The sign-in request could not be sent or its response not read (DNS, refused, reset, TLS). */
   AUTH_NETWORK: 'AUTH_NETWORK',
   /** The sign-in request took longer than its timeout. */

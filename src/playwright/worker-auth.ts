@@ -2,6 +2,7 @@ import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { MtlsCertificate } from '../config/index.js';
 import {
+  checkStoredSession,
   completeSession,
   emptySession,
   refreshSignIn,
@@ -147,6 +148,8 @@ export class WorkerAuth {
         // first, which registers them in the redactor.
         signIn: async (user) => signInUser((await this.open()).plan, user, this.authOptions()),
         refresh: async (session) => refreshSignIn((await this.open()).plan, session, this.authOptions()),
+        checks: (user) => this.digest?.checkedUsers.includes(user) === true,
+        check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
       },
     ));
     return this.sessions;

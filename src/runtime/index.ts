@@ -69,6 +69,17 @@ export async function signInUser(plan: Plan, userName: string, options: Authenti
 }
 
 /**
+ * Checks a cached session with the user's `validation` (loads the engine on first use).
+ *
+ * @throws MultiAuthError `AUTH_VALIDATION` when the server no longer honours it.
+ * @example
+ * await checkStoredSession(plan, fromCache, { redactor });
+ */
+export async function checkStoredSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<void> {
+  return (await import('./engine/authenticate.js')).checkStoredSession(plan, session, options);
+}
+
+/**
  * Renews what a sign-in produced (a cached {@link SignInResult}) by the user's refresh rule, and
  * returns the renewed result (loads the engine on first use).
  *

@@ -30,6 +30,8 @@ export interface RunDigest {
    * (headers, cookies, query, body, Basic), or a digest password to answer with.
    */
   configUsers: string[];
+  /** Users with a session check (`validation`): their cached sessions are checked once per run. */
+  checkedUsers: string[];
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -117,7 +119,7 @@ function isDigest(data: unknown): data is RunDigest {
   const d = data as Record<string, unknown>;
   const strings = (v: unknown) => Array.isArray(v) && v.length <= 100_000 && v.every((s) => typeof s === 'string');
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
-    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers)
+    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers)
     && typeof d.checked === 'boolean';
 }
 
@@ -137,6 +139,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     mtlsUsers: plan.users.filter((user) => user.mtls).map((user) => user.name),
     staticUsers: plan.users.filter((user) => user.procedure === undefined).map((user) => user.name),
     configUsers: plan.users.filter((user) => user.procedure !== undefined && needsConfig(plan, user)).map((user) => user.name),
+    checkedUsers: plan.users.filter((user) => user.validation !== undefined).map((user) => user.name),
     checked,
   };
 }

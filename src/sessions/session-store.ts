@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { needsRefresh, type SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
@@ -18,6 +19,13 @@ export interface ResolvedSession {
 export interface SessionProvider {
   signIn(user: string): Promise<SignInResult>;
   refresh(session: SignInResult): Promise<SignInResult>;
+  /**
+   * Whether the user's cached sessions are checked once per run ({@link SessionProvider.check});
+   * default none is. Fresh sign-ins and refreshes check themselves.
+   */
+  checks?(user: string): boolean;
+  /** Throws (a `MultiAuthError`) when the server no longer honours a cached session. */
+  check?(session: SignInResult): Promise<void>;
 }
 
 /** Options of {@link SessionStore}. */
@@ -106,8 +114,9 @@ export class SessionStore {
     const { dir, scopeKey, run } = this.options;
     const file = sessionFilePath(dir, scopeKey, user);
     const failure = failureFilePath(file);
+    const checks = run !== undefined && this.provider.check !== undefined && this.provider.checks?.(user) === true;
     const cached = readSessionFile(file, scopeKey);
-    if (cached && !needsRefresh(cached, this.now())) return { session: cached, source: 'cached' };
+    if (cached && !needsRefresh(cached, this.now()) && (!checks || checkedInRun(file, run, cached))) return { session: cached, source: 'cached' };
     const remembered = run === undefined ? undefined : readFailure(failure, run);
     if (remembered) throw remembered;
 
@@ -116,8 +125,19 @@ export class SessionStore {
       file,
       async () => {
         // Another process may have signed in or refreshed while this one waited for the lock.
-        const current = readSessionFile(file, scopeKey);
-        if (current && !needsRefresh(current, this.now())) return { session: current, source: 'cached' as const };
+        let current = readSessionFile(file, scopeKey);
+        if (current && !needsRefresh(current, this.now())) {
+          if (!checks || checkedInRun(file, run, current)) return { session: current, source: 'cached' as const };
+          // Once per run, under the lock: a server restarted since has forgotten its sessions.
+          try {
+            await this.provider.check?.(current);
+            markChecked(file, run as string, current);
+            return { session: current, source: 'cached' as const };
+          } catch (error) {
+            if (!isMultiAuthError(error)) throw error;
+            current = undefined;
+          }
+        }
         const failedMeanwhile = run === undefined ? undefined : readFailure(failure, run);
         if (failedMeanwhile) throw failedMeanwhile;
         let resolved: ResolvedSession;
@@ -131,9 +151,30 @@ export class SessionStore {
         }
         writeSessionFile(file, scopeKey, resolved.session);
         forgetFailure(failure);
+        // A sign-in or refresh checks its own session (the runtime does, when the user has a check).
+        if (checks) markChecked(file, run as string, resolved.session);
         return resolved;
       },
       this.options.lock,
     );
+  }
+}
+
+/** Whether the cached session was checked in this run (`<file>.checked` names the run and the session). */
+function checkedInRun(file: string, run: string | undefined, session: SignInResult): boolean {
+  if (run === undefined) return false;
+  try {
+    const mark = JSON.parse(readFileSync(`${file}.checked`, 'utf8')) as { run?: unknown; createdAt?: unknown };
+    return mark.run === run && mark.createdAt === session.createdAt;
+  } catch {
+    return false;
+  }
+}
+
+function markChecked(file: string, run: string, session: SignInResult): void {
+  try {
+    writeFileSync(`${file}.checked`, JSON.stringify({ run, createdAt: session.createdAt }), { mode: 0o600 });
+  } catch {
+    // Best effort: another worker checks once more.
   }
 }

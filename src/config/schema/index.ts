@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './request.js';
 export * from './browser.js';
 export * from './procedure.js';
+export * from './validation.js';
 export * from './user.js';
 export * from './presets.js';
 export * from './root.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CloudRegion, Scopes, StringMap, TokenExtraction, TokenInjection, NameValues, Variables, Count, Body } from './common.js';
 import { DigestSecondRequest, HttpRequestPreset } from './request.js';
 import { BrowserProject } from './browser.js';
+import { ValidationSetting } from './validation.js';
 
 /**
  * The eleven presets of the format. Each lists its own users; `compile/` turns every preset into
@@ -25,12 +26,14 @@ export type BasicUserPreset = z.infer<typeof BasicUserPreset>;
 /** `basic`: HTTP Basic on every request. */
 export const BasicPreset = z.strictObject({
   type: z.literal('basic'),
+  validation: ValidationSetting.optional(),
   users: z.array(BasicUserPreset),
 });
 
 /** `headers`: static headers. */
 export const HeadersPreset = z.strictObject({
   type: z.literal('headers'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -53,6 +56,7 @@ export const HttpUserPreset = z.strictObject({
 /** `http`: one token request per user. */
 export const HttpPreset = z.strictObject({
   type: z.literal('http'),
+  validation: ValidationSetting.optional(),
   users: z.array(HttpUserPreset),
   request: HttpRequestPreset,
   extractions: z.array(TokenExtraction),
@@ -62,6 +66,7 @@ export const HttpPreset = z.strictObject({
 /** `digest`: RFC 7616 challenge and answer. */
 export const DigestPreset = z.strictObject({
   type: z.literal('digest'),
+  validation: ValidationSetting.optional(),
   users: z.array(BasicUserPreset),
   first_request: HttpRequestPreset,
   second_request: DigestSecondRequest.optional(),
@@ -70,6 +75,7 @@ export const DigestPreset = z.strictObject({
 /** `graphql`: a login mutation or query. */
 export const GraphqlPreset = z.strictObject({
   type: z.literal('graphql'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -89,6 +95,7 @@ export const ClientAuth = z.enum(['post', 'basic']);
 /** `oauth_client_credentials`: one client per user. */
 export const OAuthClientCredentialsPreset = z.strictObject({
   type: z.literal('oauth_client_credentials'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -112,6 +119,7 @@ const UserpassUser = z.strictObject({
 /** `oauth_userpass` (alias `oauth_ropc`): the resource owner password grant. */
 export const OAuthUserpassPreset = z.strictObject({
   type: z.enum(['oauth_userpass', 'oauth_ropc']),
+  validation: ValidationSetting.optional(),
   users: z.array(UserpassUser),
   url: z.string().min(1),
   client_id: z.string().min(1),
@@ -122,6 +130,7 @@ export const OAuthUserpassPreset = z.strictObject({
 /** `pool_userpass` (alias `cognito_userpass`): AWS Cognito USER_PASSWORD_AUTH. */
 export const PoolUserpassPreset = z.strictObject({
   type: z.enum(['pool_userpass', 'cognito_userpass']),
+  validation: ValidationSetting.optional(),
   users: z.array(UserpassUser),
   region: CloudRegion,
   client_id: z.string().min(1),
@@ -133,6 +142,7 @@ export const PoolUserpassPreset = z.strictObject({
 /** `webdriver`: a recorded Selenium IDE project per user. */
 export const WebdriverPreset = z.strictObject({
   type: z.literal('webdriver'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -148,6 +158,7 @@ export const WebdriverPreset = z.strictObject({
 /** `curl`: a curl command per user, run in the sandboxed simulator. */
 export const CurlPreset = z.strictObject({
   type: z.literal('curl'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -162,6 +173,7 @@ export const CurlPreset = z.strictObject({
 /** `curl_sequence`: curl templates run in order, each seeing what the earlier ones extracted. */
 export const CurlSequencePreset = z.strictObject({
   type: z.literal('curl_sequence'),
+  validation: ValidationSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Preset } from './presets.js';
 import { Procedure } from './procedure.js';
 import { User } from './user.js';
+import { Validation } from './validation.js';
 
 /**
  * An mTLS client certificate, in Playwright's `clientCertificates` shape (extension of the format).
@@ -30,6 +31,8 @@ export const AuthConfig = z.strictObject({
   /** Origins or URL globs that browser contexts send injected credentials to. */
   scope: z.array(z.string().min(1)).optional(),
   mtls: z.array(MtlsCertificate).optional(),
+  /** How to know a session works, for every user that does not say otherwise (`false`: none). */
+  validation: z.union([z.literal(false), Validation]).optional(),
 });
 
 /** The validated config, as `compile/` receives it. */

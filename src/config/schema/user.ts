@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Credentials, Variables } from './common.js';
+import { ValidationSetting } from './validation.js';
 
 /** UserRefresh: how and when a user's session is renewed. */
 export const UserRefresh = z.strictObject({
@@ -20,5 +21,7 @@ export const User = z.strictObject({
   variables: Variables.optional(),
   refresh: UserRefresh.optional(),
   repeater_mtls: z.boolean().optional(),
+  /** How to know this user's session works; see `Validation`. */
+  validation: ValidationSetting.optional(),
 });
 export type User = z.infer<typeof User>;

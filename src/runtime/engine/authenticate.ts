@@ -6,6 +6,7 @@ import { didYouMean } from '../../core/suggest.js';
 import { usablePlanUser } from './find-user.js';
 import { emptySession, sessionSecrets } from '../session/apply.js';
 import { completeSession } from './complete.js';
+import { checkSession } from './check-session.js';
 import { mergeRefreshed } from './refresh-merge.js';
 import { runProcedure } from './run-procedure.js';
 import type { Session, SignInResult } from '../session/session.js';
@@ -62,7 +63,22 @@ export async function signInUser(plan: Plan, userName: string, options: Authenti
     options,
   });
   options.redactor.addLazily(() => sessionSecrets(produced));
+  if (user.validation) await checkSession(plan, user, completeSession(plan, produced), options);
   return produced;
+}
+
+/**
+ * Checks a session made earlier (a cached one) with the user's `validation`, if it has one.
+ *
+ * @throws MultiAuthError `AUTH_VALIDATION` when the session does not work (any more).
+ * @example
+ * await checkStoredSession(plan, fromCache, { redactor }); // the server still honours it
+ */
+export async function checkStoredSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<void> {
+  const user = usablePlanUser(plan, session.user);
+  registerPlanSecrets(options.redactor, plan);
+  options.redactor.addLazily(() => sessionSecrets(session));
+  await checkSession(plan, user, completeSession(plan, session), options);
 }
 
 /**
@@ -110,6 +126,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
   const merged = mergeRefreshed(session, refreshed, refresh.keep);
   merged.origin = 'refreshed';
   options.redactor.addLazily(() => sessionSecrets(merged));
+  if (user.validation) await checkSession(plan, user, completeSession(plan, merged), options);
   return merged;
 }
 

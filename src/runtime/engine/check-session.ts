@@ -1,0 +1,71 @@
+import { MultiAuthError } from '../../core/errors.js';
+import type { Redactor } from '../../core/redactor.js';
+import { compileUserRegex } from '../../core/regex.js';
+import { redactedUrl } from '../../core/urls.js';
+import type { Plan, PlanUser, PlanValidation } from '../../compile/index.js';
+import { planCertificates } from '../http/client-certificates.js';
+import { newCookieJar } from '../http/cookie-jar.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../http/limits.js';
+import type { RetryPolicy } from '../http/retry.js';
+import { bodyExcerpt } from '../http/status-error.js';
+import { sendRequest } from '../http/transport.js';
+import { applySession } from '../session/apply.js';
+import type { Session } from '../session/session.js';
+
+/** The body is matched on its first this many characters: a check page is small, a regex stays bounded. */
+const MATCHED_CHARS = 1024 * 1024;
+
+/** What {@link checkSession} needs besides the plan, the user and the session. */
+export interface CheckOptions {
+  redactor: Redactor;
+  retry?: RetryPolicy;
+}
+
+/**
+ * Runs the user's session check (`validation`): its request, sent with `session` applied as
+ * `authedRequest` sends it (redirects not followed: a redirect to a login page is an answer), must
+ * get an accepted status (default any 2xx) and a body that matches `match` and not `not_match`.
+ * Nothing happens for a user without a check, or for a digest user (its check would need a
+ * challenge answered).
+ *
+ * @throws MultiAuthError `AUTH_VALIDATION` naming the check's request, its status and a redacted
+ *   excerpt of its body; `AUTH_NETWORK` / `AUTH_TIMEOUT` when it cannot be sent.
+ * @example
+ * await checkSession(plan, user, session, { redactor });
+ */
+export async function checkSession(plan: Plan, user: PlanUser, session: Session, options: CheckOptions): Promise<void> {
+  const check = user.validation;
+  if (!check || session.digest) return;
+  const request = applySession(session, { method: check.method, url: check.url, headers: [] });
+  const observation = await sendRequest(
+    { method: request.method, url: request.url, headers: request.headers },
+    {
+      timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
+      followRedirects: 0,
+      insecure: false,
+      ...(plan.proxy === undefined ? {} : { proxy: plan.proxy }),
+      jar: newCookieJar(),
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(user.mtls && plan.mtls.length ? { clientCertificates: planCertificates(plan) } : {}),
+    },
+  );
+  const response = observation.responses.at(-1);
+  const status = response?.status ?? 0;
+  const body = response?.body ?? '';
+  const failure = judge(check, status, body.slice(0, MATCHED_CHARS));
+  if (!failure) return;
+  throw new MultiAuthError('AUTH_VALIDATION', `the session check failed: ${failure}`, {
+    path: check.origin,
+    context: { user: user.name, ...(user.procedure === undefined ? {} : { procedure: user.procedure }), method: check.method, url: redactedUrl(check.url), status },
+    details: [`body: ${bodyExcerpt(body, options.redactor) || '(empty)'}`],
+    hint: 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.',
+  });
+}
+
+function judge(check: PlanValidation, status: number, body: string): string | undefined {
+  const accepted = check.status ? check.status.includes(status) : status >= 200 && status < 300;
+  if (!accepted) return `HTTP ${status}, expected ${check.status ? check.status.join(' or ') : 'a 2xx status'}`;
+  if (check.match !== undefined && !compileUserRegex(check.match).test(body)) return `the body does not match "${check.match}"`;
+  if (check.notMatch !== undefined && compileUserRegex(check.notMatch).test(body)) return `the body matches not_match "${check.notMatch}"`;
+  return undefined;
+}
