@@ -4,7 +4,7 @@ import { ensureCacheDir } from './cache-dir.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
 import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
-import { isMultiAuthError } from '../core/errors.js';
+import { isMultiAuthError, type MultiAuthError } from '../core/errors.js';
 
 /** How a session was obtained: annotations and reports say it. */
 export type SessionSource = 'memo' | 'cached' | 'fresh' | 'refreshed';
@@ -84,8 +84,9 @@ export class SessionStore {
     if (!pending) {
       pending = this.resolve(user, memo)
         .catch((error: unknown) => {
-          // A user's mistake or a server's answer is final for the run; a bug may be retried.
-          if (isMultiAuthError(error)) this.failed.set(user, error);
+          // A user's mistake or a server's answer is final for the run; a bug, or the cache itself
+          // failing (a lock not got in time), may be tried again.
+          if (isSignInFailure(error)) this.failed.set(user, error);
           throw error;
         })
         .finally(() => this.pending.delete(user));
@@ -146,7 +147,7 @@ export class SessionStore {
             ? { session: await this.provider.refresh(current), source: 'refreshed' }
             : { session: await this.provider.signIn(user), source: 'fresh' };
         } catch (error) {
-          if (run !== undefined && isMultiAuthError(error)) writeFailure(failure, run, error, this.options.redact ?? ((t) => t));
+          if (run !== undefined && isSignInFailure(error)) writeFailure(failure, run, error, this.options.redact ?? ((t) => t));
           throw error;
         }
         writeSessionFile(file, scopeKey, resolved.session);
@@ -158,6 +159,11 @@ export class SessionStore {
       this.options.lock,
     );
   }
+}
+
+/** A failure of the sign-in itself, which the run remembers: not a bug, not the cache's own trouble. */
+function isSignInFailure(error: unknown): error is MultiAuthError {
+  return isMultiAuthError(error) && error.code !== 'SESSION_CACHE';
 }
 
 /** Whether the cached session was checked in this run (`<file>.checked` names the run and the session). */
