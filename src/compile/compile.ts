@@ -74,6 +74,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
     mtls: [...(config.mtls ?? [])],
   };
   if (config.proxy !== undefined) plan.proxy = config.proxy;
+  if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

@@ -24,6 +24,8 @@ export interface Plan {
   procedures: Record<string, PlanProcedure>;
   /** Default proxy of every sign-in request (top-level `proxy`). */
   proxy?: string;
+  /** Seconds a session lasts when its sign-in says nothing of its expiry (top-level `lifetime`). */
+  lifetime?: number;
   /** Origins/globs that browser contexts send injected credentials to; empty = see DESIGN.md. */
   scope: string[];
   mtls: MtlsCertificate[];

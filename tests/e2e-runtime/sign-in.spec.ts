@@ -158,3 +158,26 @@ test('a server that is down fails with AUTH_NETWORK naming the user and step', a
   expect(error.message).toBe('request failed: ECONNREFUSED after 3 attempts');
   expect(error.context).toMatchObject({ user: 'alice', procedure: 'preset[0]:http', step: 0, stepKind: 'http', method: 'POST' });
 });
+
+test('the top-level lifetime times a session whose sign-in says nothing of its expiry', async ({ demo }) => {
+  const plan = planFromYaml(`
+lifetime: 600
+procedures:
+  - name: form-login
+    operations:
+      - tech: http
+        parameters:
+          url: ${demo.url}/auth/form-login
+          method: POST
+          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
+          body: "username={{username}}&password={{password}}"
+          follow_redirects: 0
+        extractions: [{ name: sid, location: cookie, key: sid }]
+    injections: [{ location: cookie, key: sid, variable: sid }]
+users:
+  - { name: bob, procedure: form-login, credentials: { username: bob, password: bob-password } }
+`);
+  const session = await authenticate(plan, 'bob', { redactor: new Redactor() });
+  expect(session.expiresAt).toBe(session.createdAt + 600_000);
+  expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'bob', via: 'cookie' });
+});

@@ -31,6 +31,11 @@ export const AuthConfig = z.strictObject({
   /** Origins or URL globs that browser contexts send injected credentials to. */
   scope: z.array(z.string().min(1)).optional(),
   mtls: z.array(MtlsCertificate).optional(),
+  /**
+   * Seconds a session lasts when nothing of its sign-in says (no `expires_in`, no JWT `exp`, no
+   * `refresh.sessionSeconds`); then it is renewed. Escape's format has it too.
+   */
+  lifetime: z.int().positive().optional(),
   /** How to know a session works, for every user that does not say otherwise (`false`: none). */
   validation: z.union([z.literal(false), Validation]).optional(),
 });

@@ -10,6 +10,8 @@ export interface ExpiryInput {
   createdAt: number;
   /** The user's `refresh.sessionSeconds`. */
   sessionSeconds?: number;
+  /** The config's `lifetime`: how long a session lasts when nothing of the sign-in says. */
+  lifetimeSeconds?: number;
   /** The variables of the run. */
   variables: Record<string, string>;
   /** Names of the variables this run extracted: only these are read (a refreshed session's old token must not count). */
@@ -20,7 +22,8 @@ export interface ExpiryInput {
  * When a session expires, in Unix ms, or `null` when nothing says (it lasts the run):
  * 1. `sessionSeconds` after `createdAt`, when set;
  * 2. else the earliest of: `createdAt` + an extracted `expires_in` / `ExpiresIn` (seconds), and the
- *    `exp` claim (absolute, seconds) of any extracted value that is a JWT (`Bearer ` stripped).
+ *    `exp` claim (absolute, seconds) of any extracted value that is a JWT (`Bearer ` stripped);
+ * 3. else `lifetimeSeconds` after `createdAt`, when set (the config's `lifetime`).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
@@ -45,6 +48,7 @@ export function computeExpiry(input: ExpiryInput): number | null {
     }
     if (at !== undefined && (earliest === null || at < earliest)) earliest = at;
   }
+  if (earliest === null && input.lifetimeSeconds !== undefined) return input.createdAt + input.lifetimeSeconds * 1000;
   return earliest;
 }
 

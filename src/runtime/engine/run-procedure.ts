@@ -98,6 +98,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   session.expiresAt = computeExpiry({
     createdAt: run.now,
     sessionSeconds: user.refresh?.sessionSeconds,
+    lifetimeSeconds: plan.lifetime,
     variables: scope,
     extractedNames,
   });

@@ -28,6 +28,13 @@ test.describe('computeExpiry', () => {
     expect(computeExpiry({ createdAt: T0, sessionSeconds: 60, variables: { expires_in: '10' }, extractedNames: ['expires_in'] })).toBe(T0 + 60_000);
   });
 
+  test('the config\'s lifetime applies only when the sign-in says nothing of its expiry', () => {
+    expect(computeExpiry({ createdAt: T0, lifetimeSeconds: 600, variables: { sid: 'opaque' }, extractedNames: ['sid'] })).toBe(T0 + 600_000);
+    expect(computeExpiry({ createdAt: T0, lifetimeSeconds: 600, variables: { expires_in: '60' }, extractedNames: ['expires_in'] })).toBe(T0 + 60_000);
+    expect(computeExpiry({ createdAt: T0, lifetimeSeconds: 600, sessionSeconds: 30, variables: {}, extractedNames: [] })).toBe(T0 + 30_000);
+    expect(computeExpiry({ createdAt: T0, variables: { sid: 'opaque' }, extractedNames: ['sid'] })).toBeNull();
+  });
+
   test('expires_in and ExpiresIn are seconds from creation', () => {
     expect(computeExpiry({ createdAt: T0, variables: { expires_in: '3600' }, extractedNames: ['expires_in'] })).toBe(T0 + 3_600_000);
     expect(computeExpiry({ createdAt: T0, variables: { ExpiresIn: ' 300 ' }, extractedNames: ['ExpiresIn'] })).toBe(T0 + 300_000);
