@@ -75,6 +75,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   };
   if (config.proxy !== undefined) plan.proxy = config.proxy;
   if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
+  if (config.reauth === false) plan.reauth = false;
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

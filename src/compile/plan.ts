@@ -26,6 +26,8 @@ export interface Plan {
   proxy?: string;
   /** Seconds a session lasts when its sign-in says nothing of its expiry (top-level `lifetime`). */
   lifetime?: number;
+  /** false: a 401 does not sign users in again (top-level `reauth: false`). */
+  reauth?: false;
   /** Origins/globs that browser contexts send injected credentials to; empty = see DESIGN.md. */
   scope: string[];
   mtls: MtlsCertificate[];

@@ -16,6 +16,15 @@ export type LiveSession = () => Promise<Session>;
 
 const METHODS = ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'] as const;
 
+/** Requests sent again after a new sign-in: those that do the same thing twice (RFC 9110 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * Called when a request sent with `dead` got HTTP 401: signs the user in again when the session is
+ * dead (once across workers) and resolves true when there is a new session to send with.
+ */
+export type Reauthenticate = (dead: Session, request: { method: string; url: string }) => Promise<boolean>;
+
 /**
  * Wraps an `APIRequestContext` so every request carries the user's current session, as
  * `applySession` decides: headers (the request's own headers win), query parameters and body
@@ -31,11 +40,21 @@ const METHODS = ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'] as co
  * Playwright's errors list the request's headers in their call log: an error of a request sent for
  * the user has every secret `redactor` knows masked, in its message and stack.
  *
+ * A response with HTTP 401 asks `reauth` for a new session (never a 403: authorization tests rely
+ * on it); an idempotent request (GET, HEAD, OPTIONS, PUT, DELETE) is then sent once more with it,
+ * any other returns the 401 and the next request gets the new session.
+ *
  * @example
  * const request = wrapRequestContext(await playwright.request.newContext({ baseURL }), live, baseURL, redactor);
  * await request.get('/whoami'); // Authorization, ?access_token=… as the session says
  */
-export function wrapRequestContext(context: APIRequestContext, live: LiveSession, baseURL: string | undefined, redactor: Redactor): APIRequestContext {
+export function wrapRequestContext(
+  context: APIRequestContext,
+  live: LiveSession,
+  baseURL: string | undefined,
+  redactor: Redactor,
+  reauth?: Reauthenticate,
+): APIRequestContext {
   let current: Session | undefined;
   let digest: DigestSessionState | undefined;
   const bind = bindDomainlessCookies(context, []);
@@ -69,7 +88,17 @@ export function wrapRequestContext(context: APIRequestContext, live: LiveSession
         if (!call) return send(first, options);
         await bind(s, call.request.url);
         const [url, sent] = fetchArguments(call, applySession(s, call.request, { cookieJar: true }));
-        if (!digest) return send(url, sent);
+        if (!digest) {
+          const response = await send(url, sent);
+          if (response.status() !== 401 || !reauth) return response;
+          const method = String(sent.method ?? 'GET').toUpperCase();
+          if (!(await reauth(s, { method, url: response.url() })) || !IDEMPOTENT.has(method)) return response;
+          await response.dispose();
+          const renewed = await session();
+          await bind(renewed, call.request.url);
+          const [again, resent] = fetchArguments(call, applySession(renewed, call.request, { cookieJar: true }));
+          return send(again, resent);
+        }
         const method = sent.method as string;
         const early = answerChallenge(digest, { method, url });
         if (early) digest = early.state;

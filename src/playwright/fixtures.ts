@@ -18,7 +18,8 @@ import { WorkerAuth } from './worker-auth.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
-import { wrapRequestContext, type LiveSession } from './authed-request.js';
+import { wrapRequestContext, type LiveSession, type Reauthenticate } from './authed-request.js';
+import { redactedUrl } from '../core/urls.js';
 import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
 
@@ -135,7 +136,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     await use(context);
   },
 
-  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
+  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use, testInfo) => {
     const session = _authResolved?.session;
     const context = await playwright.request.newContext({
       baseURL,
@@ -144,7 +145,9 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       storageState: session ? toStorageState(session, []) : undefined,
       clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
-    await use(_authResolved ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor) : context);
+    await use(_authResolved && authUser
+      ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, reauthenticate(_multiauth, authUser, testInfo))
+      : context);
     await context.dispose();
   },
 
@@ -175,7 +178,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(rawRequest);
-      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor) };
+      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauthenticate(_multiauth, user, testInfo)) };
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
   },
@@ -200,6 +203,17 @@ function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSe
     const { session, source } = await auth.session(user);
     if (source !== 'memo') testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
     return session;
+  };
+}
+
+/** What a 401 to `user`'s request does: a new session once across workers, and a note on the test. */
+function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Reauthenticate {
+  return async (dead, request) => {
+    const renewed = await auth.renew(user, dead);
+    if (!renewed || renewed.session === dead) return false;
+    const how = renewed.source === 'fresh' ? 'signed in again' : 'took the session another worker signed in again';
+    testInfo.annotations.push({ type: 'multiauth', description: `${user}: ${how} after HTTP 401 from ${request.method} ${redactedUrl(request.url)}` });
+    return true;
   };
 }
 

@@ -73,6 +73,8 @@ export class WorkerAuth {
   private readonly registered = new WeakSet<Session>();
   /** Each cached sign-in completed once: every test asks for its user's, mostly the same one. */
   private readonly completed = new WeakMap<SignInResult, Session>();
+  /** What each completed session was made of: a renewal names the sign-in it replaces. */
+  private readonly producedOf = new WeakMap<Session, SignInResult>();
   /** Sessions of users without a procedure, made from the config once per worker. */
   private readonly statics = new Map<string, Session>();
 
@@ -117,6 +119,24 @@ export class WorkerAuth {
     }
   }
 
+  /**
+   * A new session for `user`, whose session `dead` a server answered 401 (see
+   * `SessionStore.renew`: once across workers; a check, when the user has one, may find the session
+   * alive). Undefined when the user cannot be signed in again: `reauth: false`, or a user without a
+   * procedure (its session is its config).
+   */
+  async renew(user: string, dead: Session): Promise<WorkerSession | undefined> {
+    try {
+      const digest = await this.digestOrOpen();
+      const produced = this.producedOf.get(dead);
+      if (!digest.reauth || digest.staticUsers.includes(user) || !produced) return undefined;
+      const renewed = await (await this.store()).renew(user, produced);
+      return { session: await this.complete(renewed.session, digest), source: renewed.source };
+    } catch (error) {
+      throw toSpecError(error, this.redactor);
+    }
+  }
+
   /** A cached sign-in as a session: with the config's credentials when the user has any. */
   private async complete(produced: SignInResult, digest: RunDigest): Promise<Session> {
     let session = this.completed.get(produced);
@@ -125,6 +145,7 @@ export class WorkerAuth {
         ? completeSession((await this.open()).plan, produced)
         : withStaticCredentials(produced, NO_CREDENTIALS);
       this.completed.set(produced, session);
+      this.producedOf.set(session, produced);
     }
     return session;
   }

@@ -95,6 +95,56 @@ export class SessionStore {
     return pending;
   }
 
+  /**
+   * A new session for a user whose session `dead` a server refused (HTTP 401), once across the
+   * processes: under the lock, a session another process made since is taken as it is; else, when
+   * the user has a check, the cached session is checked (a 401 that was about something else keeps
+   * it); else the user signs in again. Resolves to the session to use from now on.
+   */
+  async renew(user: string, dead: SignInResult): Promise<ResolvedSession> {
+    if (this.failed.has(user)) throw this.failed.get(user);
+    this.memo.delete(user);
+    const { dir, scopeKey, run } = this.options;
+    if (this.options.persist === false) {
+      const fresh = { session: await this.provider.signIn(user), source: 'fresh' as const };
+      this.memo.set(user, fresh.session);
+      return fresh;
+    }
+    const file = sessionFilePath(dir, scopeKey, user);
+    ensureCacheDir(dir);
+    const resolved = await withFileLock(
+      file,
+      async (): Promise<ResolvedSession> => {
+        const current = readSessionFile(file, scopeKey);
+        if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
+        if (current && run !== undefined && this.provider.check && this.provider.checks?.(user)) {
+          try {
+            await this.provider.check(current);
+            return { session: current, source: 'cached' };
+          } catch (error) {
+            if (!isMultiAuthError(error)) throw error;
+          }
+        }
+        let fresh: ResolvedSession;
+        try {
+          fresh = { session: await this.provider.signIn(user), source: 'fresh' };
+        } catch (error) {
+          if (isSignInFailure(error)) {
+            this.failed.set(user, error);
+            if (run !== undefined) writeFailure(failureFilePath(file), run, error, this.options.redact ?? ((t) => t));
+          }
+          throw error;
+        }
+        writeSessionFile(file, scopeKey, fresh.session);
+        if (run !== undefined && this.provider.checks?.(user)) markChecked(file, run, fresh.session);
+        return fresh;
+      },
+      this.options.lock,
+    );
+    this.memo.set(user, resolved.session);
+    return resolved;
+  }
+
   /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */
   forget(user: string): void {
     this.memo.delete(user);

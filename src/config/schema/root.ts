@@ -36,6 +36,11 @@ export const AuthConfig = z.strictObject({
    * `refresh.sessionSeconds`); then it is renewed. Escape's format has it too.
    */
   lifetime: z.int().positive().optional(),
+  /**
+   * Whether a request of `authedRequest` that gets HTTP 401 signs the user in again (once across
+   * workers) and retries when idempotent; default true.
+   */
+  reauth: z.boolean().optional(),
   /** How to know a session works, for every user that does not say otherwise (`false`: none). */
   validation: z.union([z.literal(false), Validation]).optional(),
 });
