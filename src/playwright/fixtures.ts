@@ -206,9 +206,16 @@ function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSe
   };
 }
 
-/** What a 401 to `user`'s request does: a new session once across workers, and a note on the test. */
+/**
+ * What a 401 to `user`'s request does: a new session once across workers, and a note on the test.
+ * Once per test: an endpoint that answers 401 to a working session too must not sign the user in
+ * at every call.
+ */
 function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Reauthenticate {
+  let tried = false;
   return async (dead, request) => {
+    if (tried) return false;
+    tried = true;
     const renewed = await auth.renew(user, dead);
     if (!renewed || renewed.session === dead) return false;
     const how = renewed.source === 'fresh' ? 'signed in again' : 'took the session another worker signed in again';
