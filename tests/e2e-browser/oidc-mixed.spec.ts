@@ -79,3 +79,18 @@ for (const auth of ['post', 'basic'] as const) {
     expect(JSON.stringify(session.variables)).not.toContain(server.users.alice as string);
   });
 }
+
+test('a second sign-in (as after an expiry) starts in a fresh browser context: the provider shows its login form again', async ({ browser }) => {
+  // oidc-provider keeps a login session in a cookie: were the first sign-in's context (or its
+  // cookies) reused, the provider would skip its login form and command c2 would find no field.
+  const plan = planFromYaml(mixedConfig('post'), { ALICE_PASSWORD: server.users.alice as string });
+  const first = await signIn(plan, 'alice', browser);
+  const second = await signIn(plan, 'alice', browser);
+  const tokens = [first, second].map(({ session }) => session.variables.access_token ?? '');
+  expect(tokens[0]).not.toBe(tokens[1]);
+  for (const token of tokens) {
+    const me = await fetch(server.whoamiUrl, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+  }
+  expect(browser.contexts()).toEqual([]);
+});
