@@ -49,6 +49,11 @@ export interface OAuthServerOptions {
    * for a known user, then a Continue button).
    */
   authorizationCode?: boolean;
+  /**
+   * Every refresh consumes its refresh token and issues a new one; a token presented again is
+   * refused (`invalid_grant`) and its grant revoked, as providers that rotate do.
+   */
+  rotateRefreshTokens?: boolean;
 }
 
 const SCOPES = ['openid', 'offline_access', 'api:read', 'api:write'];
@@ -99,6 +104,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     adapter: memoryAdapter(),
     jwks: { keys: [generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' })] },
     cookies: { keys: [randomBytes(16).toString('hex')] },
+    ...(options.rotateRefreshTokens ? { rotateRefreshToken: true } : {}),
     ttl: {
       AccessToken: options.accessTokenTtl ?? 3600,
       ClientCredentials: options.accessTokenTtl ?? 3600,
