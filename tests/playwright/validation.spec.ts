@@ -40,6 +40,9 @@ users:
   expect(result.output).toMatch(/the session check failed: HTTP 401, expected a 2xx status/);
   expect(result.output).toMatch(/while signing in user "erin", procedure "looks-fine", GET http:\/\/127\.0\.0\.1:\d+\/whoami, HTTP 401/);
   expect(result.output).toContain('AUTH_VALIDATION');
+  // Both answers, masked and cut: the check's, and the sign-in's that looked like a success.
+  expect(result.output).toContain('body: {"error":"unauthorized","message":"no credentials","via":null}');
+  expect(result.output).toContain(`the sign-in's last response: {"signedIn":false,"user":null,"code":null}`);
   expect(result.output).not.toMatch(STACK_FRAME);
 });
 

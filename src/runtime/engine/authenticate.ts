@@ -56,14 +56,16 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
 export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
   const user = usablePlanUser(plan, userName);
   registerPlanSecrets(options.redactor, plan);
+  let signInBody: string | undefined;
   const produced = await signIn(plan, user, user.procedure, {
     credentials: user.credentials,
     variables: user.variables,
     previous: options.previous?.variables,
     options,
+    onResponseBody: (body) => (signInBody = body),
   });
   options.redactor.addLazily(() => sessionSecrets(produced));
-  if (user.validation) await checkSession(plan, user, completeSession(plan, produced), options);
+  if (user.validation) await checkSession(plan, user, completeSession(plan, produced), { ...options, ...(signInBody === undefined ? {} : { signInBody }) });
   return produced;
 }
 
@@ -136,7 +138,13 @@ function signIn(
   plan: Plan,
   user: PlanUser,
   procedureName: string | undefined,
-  run: { credentials: PlanCredentials; variables: Record<string, string>; previous?: Record<string, string>; options: AuthenticateOptions },
+  run: {
+    credentials: PlanCredentials;
+    variables: Record<string, string>;
+    previous?: Record<string, string>;
+    options: AuthenticateOptions;
+    onResponseBody?: (body: string) => void;
+  },
 ): Promise<SignInResult> {
   const now = (run.options.now ?? Date.now)();
   if (procedureName === undefined) return Promise.resolve(emptySession(user.name, now));
@@ -156,6 +164,7 @@ function signIn(
     now,
     browser: run.options.browser,
     retry: run.options.retry,
+    ...(run.onResponseBody ? { onResponseBody: run.onResponseBody } : {}),
   });
 }
 

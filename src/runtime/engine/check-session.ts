@@ -19,6 +19,8 @@ const MATCHED_CHARS = 1024 * 1024;
 export interface CheckOptions {
   redactor: Redactor;
   retry?: RetryPolicy;
+  /** The body of the sign-in's last response, when the check follows a sign-in: the error quotes it too. */
+  signInBody?: string;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface CheckOptions {
  * challenge answered).
  *
  * @throws MultiAuthError `AUTH_VALIDATION` naming the check's request, its status and a redacted
- *   excerpt of its body; `AUTH_NETWORK` / `AUTH_TIMEOUT` when it cannot be sent.
+ *   excerpt of its body (and of the sign-in's last response, when given); `AUTH_NETWORK` /
+ *   `AUTH_TIMEOUT` when it cannot be sent.
  * @example
  * await checkSession(plan, user, session, { redactor });
  */
@@ -57,7 +60,10 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
   throw new MultiAuthError('AUTH_VALIDATION', `the session check failed: ${failure}`, {
     path: check.origin,
     context: { user: user.name, ...(user.procedure === undefined ? {} : { procedure: user.procedure }), method: check.method, url: redactedUrl(check.url), status },
-    details: [`body: ${bodyExcerpt(body, options.redactor) || '(empty)'}`],
+    details: [
+      `body: ${bodyExcerpt(body, options.redactor) || '(empty)'}`,
+      ...(options.signInBody === undefined ? [] : [`the sign-in's last response: ${bodyExcerpt(options.signInBody, options.redactor) || '(empty)'}`]),
+    ],
     hint: 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.',
   });
 }

@@ -25,6 +25,8 @@ export interface ProcedureRun {
   browser?: unknown;
   /** How requests retry transient failures; default the process's policy. */
   retry?: RetryPolicy;
+  /** Told the body of each operation's last response, in order (a failed session check quotes the last). */
+  onResponseBody?: (body: string) => void;
 }
 
 /**
@@ -59,6 +61,8 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry };
     try {
       const result = await runStep(op, ctx);
+      const last = result.observation.responses.at(-1);
+      if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
       if (result.variables) {
         for (const [name, value] of Object.entries(result.variables)) {
           run.redactor.add(value);
