@@ -7,6 +7,7 @@ import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
 import { registerPlan } from './secrets.js';
 import { resolveValidations } from './validation.js';
+import { applyPresetUserRefresh } from './preset-user-refresh.js';
 
 /** Options of {@link compile}: how its issues are reported. */
 export interface CompileOptions {
@@ -61,6 +62,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
     return output.users;
   });
   const users = [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))];
+  applyPresetUserRefresh(users, config);
   issues.push(...resolveValidations(users, config));
   if (issues.length) {
     const located = issues.map((issue) => ({ ...issue, location: issue.location ?? options.locate?.(issue.path) }));

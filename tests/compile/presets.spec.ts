@@ -461,3 +461,24 @@ presets:
     ['bob', 'preset[0]:curl_sequence', { user: 'bob' }],
   ]);
 });
+
+test('a preset user may say how long its session lasts: over the preset\'s refresh rule, or as a rule that signs in again', () => {
+  const plan = compileYaml(`
+presets:
+  - type: http
+    request: { url: "https://x.test/login", method: POST, body: { u: "{{username}}", p: "{{password}}" } }
+    extractions: [{ name: t, location: body, key: t }]
+    injections: [{ location: header, key: Authorization, variable: t }]
+    users:
+      - { username: ann, password: a, refresh: { sessionSeconds: 600 } }
+      - { username: ben, password: b }
+  - type: oauth_client_credentials
+    url: https://x.test/token
+    users: [{ username: svc, client_id: c, client_secret: s, refresh: { sessionSeconds: 300, keep: true } }]
+`);
+  const [ann, ben, svc] = plan.users;
+  expect(ann!.refresh).toMatchObject({ procedure: ann!.procedure, sessionSeconds: 600, keep: false, fallbackToSignIn: false });
+  expect(ben!.refresh).toBeUndefined();
+  // The preset's own refresh procedure stays; the user's length and keep win.
+  expect(svc!.refresh).toMatchObject({ procedure: 'preset[1]:oauth_client_credentials-refresh:svc', sessionSeconds: 300, keep: true, fallbackToSignIn: true });
+});

@@ -181,3 +181,12 @@ users:
   expect(session.expiresAt).toBe(session.createdAt + 600_000);
   expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'bob', via: 'cookie' });
 });
+
+test('a preset user\'s refresh.sessionSeconds times its session over what its token says', async ({ demo }) => {
+  const plan = planFromYaml(`
+presets:${tokenPreset(demo.url, '{ location: header, key: Authorization, prefix: Bearer, variable: access_token }', '[{ username: alice, password: alice-password, refresh: { sessionSeconds: 120 } }]')}
+`);
+  const session = await authenticate(plan, 'alice', { redactor: new Redactor() });
+  expect(session.expiresAt).toBe(session.createdAt + 120_000);
+  expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'alice' });
+});

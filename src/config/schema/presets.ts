@@ -9,6 +9,16 @@ import { ValidationSetting } from './validation.js';
  * ordinary users and procedures. A preset user's `username` is its name.
  */
 
+/**
+ * `refresh` on a preset's user: the session's length (`sessionSeconds`, which wins over what the
+ * tokens say) and `keep`; the procedures stay the preset's (a preset without a refresh signs in again).
+ */
+export const PresetUserRefresh = z.strictObject({
+  sessionSeconds: z.int().positive().optional(),
+  keep: z.boolean().optional(),
+});
+export type PresetUserRefresh = z.infer<typeof PresetUserRefresh>;
+
 const perUser = {
   /** Injected during authentication and in authenticated requests. */
   headers: StringMap.optional(),
@@ -46,6 +56,8 @@ export const HeadersPreset = z.strictObject({
 /** HTTPUserPreset. */
 export const HttpUserPreset = z.strictObject({
   username: z.string().min(1),
+  /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+  refresh: PresetUserRefresh.optional(),
   password: z.string().optional(),
   ...perUser,
   queryParameters: StringMap.optional(),
@@ -79,6 +91,8 @@ export const GraphqlPreset = z.strictObject({
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
       variables: StringMap,
       ...perUser,
     }),
@@ -99,6 +113,8 @@ export const OAuthClientCredentialsPreset = z.strictObject({
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
       client_id: z.string().min(1),
       client_secret: z.string(),
       scopes: Scopes.optional(),
@@ -111,6 +127,8 @@ export const OAuthClientCredentialsPreset = z.strictObject({
 
 const UserpassUser = z.strictObject({
   username: z.string().min(1),
+  /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+  refresh: PresetUserRefresh.optional(),
   password: z.string(),
   scopes: Scopes.optional(),
   ...perUser,
@@ -146,6 +164,8 @@ export const WebdriverPreset = z.strictObject({
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
       project: BrowserProject,
       ...perUser,
     }),
@@ -162,6 +182,8 @@ export const CurlPreset = z.strictObject({
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
       curl: z.string().min(1),
       ...perUser,
     }),
@@ -177,6 +199,8 @@ export const CurlSequencePreset = z.strictObject({
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
       variables: Variables.optional(),
       ...perUser,
     }),
