@@ -84,7 +84,7 @@ for (const user of users) test(user, () => {});
     'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
     'playwright.config.ts': `import { defineConfig } from '@playwright/test';
 import { authProjects } from 'playwright-multiauth';
-export default defineConfig({ projects: authProjects({ name: 'api' }) });
+export default defineConfig({ outputDir: 'test-results', projects: authProjects({ name: 'api' }) });
 `,
     'a.spec.ts': `import { test } from 'playwright-multiauth';\ntest('x', () => {});\n`,
   });

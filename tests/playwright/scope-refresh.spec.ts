@@ -38,7 +38,7 @@ test('without a scope or baseURL, the page sends the credentials everywhere, as 
     {
       'playwright.config.ts': `
 import { defineConfig } from '@playwright/test';
-export default defineConfig({ reporter: [['json', { outputFile: 'report.json' }]], use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } } });
+export default defineConfig({ outputDir: 'test-results', reporter: [['json', { outputFile: 'report.json' }]], use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } } });
 `,
       'multiauth.yaml': MULTI_CONFIG,
       'a.spec.ts': `

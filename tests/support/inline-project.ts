@@ -33,6 +33,9 @@ export function inlineConfig(extra = ''): string {
   return `
 import { defineConfig } from '@playwright/test';
 export default defineConfig({
+  // Its own folder: by default Playwright writes beside the nearest package.json, which is this
+  // package's, where the outer run writes and removes its own (a race seen once: ENOTDIR on mkdir).
+  outputDir: 'test-results',
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
   use: {
     launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' },
