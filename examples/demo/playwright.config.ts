@@ -12,6 +12,7 @@ const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium
 
 export default defineConfig({
   testDir: 'tests',
+  outputDir: 'test-results',
   workers: 2,
   reporter: process.env.DEMO_REPORTER ?? 'list',
   use: {
