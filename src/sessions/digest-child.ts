@@ -3,7 +3,8 @@
  * with the environment it was given, and prints a {@link DigestAnswer} as JSON on stdout.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigInvalidError, isMultiAuthError } from '../core/errors.js';
+import { isMultiAuthError } from '../core/errors.js';
+import { errorData } from '../core/error-data.js';
 import type { DigestAnswer, DigestRequest } from './digest-in-child.js';
 import { openConfig } from './open-config.js';
 import { digestOf } from './run-digest.js';
@@ -23,10 +24,7 @@ function answer(): DigestAnswer {
     return { digest: digestOf(opened, request.run, false) };
   } catch (error) {
     if (!isMultiAuthError(error)) return { bug: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-    const { code, message, path, location, context, hint, details } = error;
-    const options = { path, location, context, hint, details };
-    if (error instanceof ConfigInvalidError) return { error: { code, message, options, file: error.file, issues: error.issues } };
-    return { error: { code, message, options } };
+    return { error: errorData(error) };
   }
 }
 

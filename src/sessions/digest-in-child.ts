@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigInvalidError, MultiAuthError, type ConfigIssue, type ErrorCode, type MultiAuthErrorOptions } from '../core/errors.js';
+import { errorFromData, type ErrorData } from '../core/error-data.js';
 import type { OpenConfigOptions } from './open-config.js';
 import type { RunDigest } from './run-digest.js';
 
@@ -16,10 +16,7 @@ export interface DigestRequest {
 }
 
 /** What the child prints: the digest, or the error that stopped it, as data. */
-export type DigestAnswer =
-  | { digest: RunDigest }
-  | { error: { code: ErrorCode; message: string; options: MultiAuthErrorOptions; file?: string; issues?: ConfigIssue[] } }
-  | { bug: string };
+export type DigestAnswer = { digest: RunDigest } | { error: ErrorData } | { bug: string };
 
 /** Opening a config takes well under a second; a child stuck longer than this is stopped. */
 const CHILD_TIMEOUT_MS = 60_000;
@@ -65,7 +62,5 @@ export function digestInChild(request: DigestRequest, env: Record<string, string
   const answer = JSON.parse(out) as DigestAnswer;
   if ('digest' in answer) return answer.digest;
   if ('bug' in answer) throw new Error(`playwright-multiauth: opening the config for the role matrix failed: ${answer.bug}`);
-  const { code, message, options, file, issues } = answer.error;
-  if (issues) throw new ConfigInvalidError(file ?? '', issues, code);
-  throw new MultiAuthError(code, message, options);
+  throw errorFromData(answer.error) ?? new Error('playwright-multiauth: opening the config for the role matrix failed with an unreadable error.');
 }

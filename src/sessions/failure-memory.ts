@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { ErrorCode, MultiAuthError, type AuthContext } from '../core/errors.js';
+import type { MultiAuthError } from '../core/errors.js';
+import { errorData, errorFromData, type ErrorData } from '../core/error-data.js';
 
 /**
  * What a failed sign-in leaves for the other workers of its run, beside the user's session file:
@@ -11,11 +12,7 @@ import { ErrorCode, MultiAuthError, type AuthContext } from '../core/errors.js';
 interface FailureFile {
   /** The run it belongs to (`runId`); a failure of another run is not remembered. */
   run: string;
-  code: ErrorCode;
-  message: string;
-  hint?: string;
-  context?: AuthContext;
-  details: string[];
+  error: ErrorData;
 }
 
 /**
@@ -44,13 +41,10 @@ export function readFailure(path: string, run: string): MultiAuthError | undefin
   } catch {
     return undefined;
   }
-  if (data.run !== run || typeof data.message !== 'string' || !isErrorCode(data.code)) return undefined;
-  const details = Array.isArray(data.details) ? data.details.filter((d): d is string => typeof d === 'string').slice(0, 50) : [];
-  return new MultiAuthError(data.code, data.message, {
-    ...(typeof data.hint === 'string' ? { hint: data.hint } : {}),
-    ...(data.context && typeof data.context === 'object' ? { context: pickContext(data.context as Record<string, unknown>) } : {}),
-    details: [...details, 'This sign-in failed earlier in this run: it is not tried again until the next run, so that no account is locked.'],
-  });
+  if (data.run !== run) return undefined;
+  const error = errorFromData(data.error);
+  error?.details.push('This sign-in failed earlier in this run: it is not tried again until the next run, so that no account is locked.');
+  return error;
 }
 
 /**
@@ -61,14 +55,8 @@ export function readFailure(path: string, run: string): MultiAuthError | undefin
  * writeFailure(failureFilePath(file), runId(env), error, (t) => redactor.redact(t));
  */
 export function writeFailure(path: string, run: string, error: MultiAuthError, redact: (text: string) => string): void {
-  const body: FailureFile = {
-    run,
-    code: error.code,
-    message: redact(error.message),
-    details: error.details.map(redact),
-    ...(error.hint === undefined ? {} : { hint: redact(error.hint) }),
-    ...(error.context === undefined ? {} : { context: JSON.parse(redact(JSON.stringify(error.context))) as AuthContext }),
-  };
+  // Every text of the error at once: masks are JSON-safe.
+  const body: FailureFile = { run, error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
   try {
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
@@ -81,19 +69,4 @@ export function writeFailure(path: string, run: string, error: MultiAuthError, r
 /** Forgets a remembered failure (the user signed in since). */
 export function forgetFailure(path: string): void {
   rmSync(path, { force: true });
-}
-
-function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ErrorCode, value);
-}
-
-function pickContext(context: Record<string, unknown>): AuthContext {
-  const out: AuthContext = {};
-  for (const key of ['user', 'procedure', 'stepKind', 'method', 'url'] as const) {
-    if (typeof context[key] === 'string') out[key] = context[key];
-  }
-  for (const key of ['step', 'status'] as const) {
-    if (typeof context[key] === 'number') out[key] = context[key];
-  }
-  return out;
 }

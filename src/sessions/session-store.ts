@@ -79,10 +79,42 @@ export class SessionStore {
     if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
     const memo = this.memo.get(user);
     if (memo && !needsRefresh(memo, this.now())) return Promise.resolve({ session: memo, source: 'memo' });
-    // Two fixtures of one test asking at once must not sign in twice.
+    return this.once(user, () =>
+      this.options.persist === false
+        ? this.obtainInMemory(user, memo)
+        : this.resolveShared(user),
+    );
+  }
+
+  /**
+   * A new session for a user whose session `dead` a server refused (HTTP 401), once across the
+   * processes: under the lock, a session another process made since is taken as it is; else, when
+   * the user has a check, the cached session is checked (a 401 that was about something else keeps
+   * it); else the user signs in again. Resolves to the session to use from now on.
+   */
+  renew(user: string, dead: SignInResult): Promise<ResolvedSession> {
+    if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
+    this.memo.delete(user);
+    return this.once(user, () => (this.options.persist === false ? this.obtainInMemory(user, undefined) : this.renewShared(user, dead)));
+  }
+
+  /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */
+  forget(user: string): void {
+    this.memo.delete(user);
+  }
+
+  /**
+   * Runs `work` for `user` once at a time in this process (two fixtures of one test asking at once
+   * must not sign in twice), keeps its session in the memo and remembers a failed sign-in.
+   */
+  private once(user: string, work: () => Promise<ResolvedSession>): Promise<ResolvedSession> {
     let pending = this.pending.get(user);
     if (!pending) {
-      pending = this.resolve(user, memo)
+      pending = work()
+        .then((resolved) => {
+          this.memo.set(user, resolved.session);
+          return resolved;
+        })
         .catch((error: unknown) => {
           // A user's mistake or a server's answer is final for the run; a bug, or the cache itself
           // failing (a lock not got in time), may be tried again.
@@ -95,119 +127,89 @@ export class SessionStore {
     return pending;
   }
 
-  /**
-   * A new session for a user whose session `dead` a server refused (HTTP 401), once across the
-   * processes: under the lock, a session another process made since is taken as it is; else, when
-   * the user has a check, the cached session is checked (a 401 that was about something else keeps
-   * it); else the user signs in again. Resolves to the session to use from now on.
-   */
-  async renew(user: string, dead: SignInResult): Promise<ResolvedSession> {
-    if (this.failed.has(user)) throw this.failed.get(user);
-    this.memo.delete(user);
-    const { dir, scopeKey, run } = this.options;
-    if (this.options.persist === false) {
-      const fresh = { session: await this.provider.signIn(user), source: 'fresh' as const };
-      this.memo.set(user, fresh.session);
-      return fresh;
-    }
-    const file = sessionFilePath(dir, scopeKey, user);
-    ensureCacheDir(dir);
-    const resolved = await withFileLock(
-      file,
-      async (): Promise<ResolvedSession> => {
-        const current = readSessionFile(file, scopeKey);
-        if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
-        if (current && run !== undefined && this.provider.check && this.provider.checks?.(user)) {
-          try {
-            await this.provider.check(current);
-            return { session: current, source: 'cached' };
-          } catch (error) {
-            if (!isMultiAuthError(error)) throw error;
-          }
-        }
-        let fresh: ResolvedSession;
-        try {
-          fresh = { session: await this.provider.signIn(user), source: 'fresh' };
-        } catch (error) {
-          if (isSignInFailure(error)) {
-            this.failed.set(user, error);
-            if (run !== undefined) writeFailure(failureFilePath(file), run, error, this.options.redact ?? ((t) => t));
-          }
-          throw error;
-        }
-        writeSessionFile(file, scopeKey, fresh.session);
-        if (run !== undefined && this.provider.checks?.(user)) markChecked(file, run, fresh.session);
-        return fresh;
-      },
-      this.options.lock,
-    );
-    this.memo.set(user, resolved.session);
-    return resolved;
-  }
-
-  /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */
-  forget(user: string): void {
-    this.memo.delete(user);
-  }
-
-  private async resolve(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
-    const resolved = this.options.persist === false ? await this.resolveInMemory(user, stale) : await this.resolveShared(user);
-    this.memo.set(user, resolved.session);
-    return resolved;
-  }
-
-  private async resolveInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
+  private async obtainInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
     if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
     return { session: await this.provider.signIn(user), source: 'fresh' };
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
-    const { dir, scopeKey, run } = this.options;
-    const file = sessionFilePath(dir, scopeKey, user);
-    const failure = failureFilePath(file);
-    const checks = run !== undefined && this.provider.check !== undefined && this.provider.checks?.(user) === true;
+    const { scopeKey, run } = this.options;
+    const file = this.fileOf(user);
     const cached = readSessionFile(file, scopeKey);
-    if (cached && !needsRefresh(cached, this.now()) && (!checks || checkedInRun(file, run, cached))) return { session: cached, source: 'cached' };
-    const remembered = run === undefined ? undefined : readFailure(failure, run);
+    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || checkedInRun(file, run, cached))) return { session: cached, source: 'cached' };
+    const remembered = run === undefined ? undefined : readFailure(failureFilePath(file), run);
     if (remembered) throw remembered;
 
-    ensureCacheDir(dir);
-    return withFileLock(
-      file,
-      async () => {
-        // Another process may have signed in or refreshed while this one waited for the lock.
-        let current = readSessionFile(file, scopeKey);
-        if (current && !needsRefresh(current, this.now())) {
-          if (!checks || checkedInRun(file, run, current)) return { session: current, source: 'cached' as const };
-          // Once per run, under the lock: a server restarted since has forgotten its sessions.
-          try {
-            await this.provider.check?.(current);
-            markChecked(file, run as string, current);
-            return { session: current, source: 'cached' as const };
-          } catch (error) {
-            if (!isMultiAuthError(error)) throw error;
-            current = undefined;
-          }
-        }
-        const failedMeanwhile = run === undefined ? undefined : readFailure(failure, run);
-        if (failedMeanwhile) throw failedMeanwhile;
-        let resolved: ResolvedSession;
-        try {
-          resolved = current
-            ? { session: await this.provider.refresh(current), source: 'refreshed' }
-            : { session: await this.provider.signIn(user), source: 'fresh' };
-        } catch (error) {
-          if (run !== undefined && isSignInFailure(error)) writeFailure(failure, run, error, this.options.redact ?? ((t) => t));
-          throw error;
-        }
-        writeSessionFile(file, scopeKey, resolved.session);
-        forgetFailure(failure);
-        // A sign-in or refresh checks its own session (the runtime does, when the user has a check).
-        if (checks) markChecked(file, run as string, resolved.session);
-        return resolved;
-      },
-      this.options.lock,
-    );
+    return this.underLock(file, async () => {
+      // Another process may have signed in or refreshed while this one waited for the lock.
+      let current = readSessionFile(file, scopeKey);
+      if (current && !needsRefresh(current, this.now())) {
+        // Once per run, under the lock: a server restarted since has forgotten its sessions.
+        if (!this.checks(user) || checkedInRun(file, run, current) || (await this.alive(file, current))) return { session: current, source: 'cached' };
+        current = undefined;
+      }
+      const failedMeanwhile = run === undefined ? undefined : readFailure(failureFilePath(file), run);
+      if (failedMeanwhile) throw failedMeanwhile;
+      return this.obtain(user, file, current);
+    });
+  }
+
+  private renewShared(user: string, dead: SignInResult): Promise<ResolvedSession> {
+    const file = this.fileOf(user);
+    return this.underLock(file, async () => {
+      const current = readSessionFile(file, this.options.scopeKey);
+      if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
+      if (current && this.checks(user) && (await this.alive(file, current))) return { session: current, source: 'cached' };
+      return this.obtain(user, file, undefined);
+    });
+  }
+
+  /**
+   * Refreshes `current`, or signs in when there is none, and stores the result: the session file,
+   * the run's check mark (a sign-in or refresh checks its own session), and, when it fails, the
+   * run's memory of the failure. Called under the file's lock.
+   */
+  private async obtain(user: string, file: string, current: SignInResult | undefined): Promise<ResolvedSession> {
+    const { scopeKey, run } = this.options;
+    let resolved: ResolvedSession;
+    try {
+      resolved = current
+        ? { session: await this.provider.refresh(current), source: 'refreshed' }
+        : { session: await this.provider.signIn(user), source: 'fresh' };
+    } catch (error) {
+      if (run !== undefined && isSignInFailure(error)) writeFailure(failureFilePath(file), run, error, this.options.redact ?? ((t) => t));
+      throw error;
+    }
+    writeSessionFile(file, scopeKey, resolved.session);
+    forgetFailure(failureFilePath(file));
+    if (this.checks(user)) markChecked(file, run as string, resolved.session);
+    return resolved;
+  }
+
+  /** Whether a cached session passes the user's check now; marks it checked for the run when it does. */
+  private async alive(file: string, session: SignInResult): Promise<boolean> {
+    try {
+      await this.provider.check?.(session);
+    } catch (error) {
+      if (!isMultiAuthError(error)) throw error;
+      return false;
+    }
+    markChecked(file, this.options.run as string, session);
+    return true;
+  }
+
+  /** Whether the user's cached sessions are checked once per run (the run is known and the provider checks). */
+  private checks(user: string): boolean {
+    return this.options.run !== undefined && this.provider.check !== undefined && this.provider.checks?.(user) === true;
+  }
+
+  private fileOf(user: string): string {
+    return sessionFilePath(this.options.dir, this.options.scopeKey, user);
+  }
+
+  private underLock(file: string, work: () => Promise<ResolvedSession>): Promise<ResolvedSession> {
+    ensureCacheDir(this.options.dir);
+    return withFileLock(file, work, this.options.lock);
   }
 }
 
