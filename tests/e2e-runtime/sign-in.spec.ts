@@ -4,6 +4,7 @@ import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { test, expect } from '../support/demo.js';
 import { planFromYaml } from '../support/plan.js';
 import { whoami } from '../support/whoami.js';
+import { formLoginProcedure } from '../support/config-texts.js';
 
 /** One `http` preset per injection location, all signing in at the demo's token endpoint. */
 function tokenPreset(url: string, injection: string, users = '[{ username: alice, password: alice-password }, { username: bob, password: bob-password }]'): string {
@@ -163,18 +164,7 @@ test('the top-level lifetime times a session whose sign-in says nothing of its e
   const plan = planFromYaml(`
 lifetime: 600
 procedures:
-  - name: form-login
-    operations:
-      - tech: http
-        parameters:
-          url: ${demo.url}/auth/form-login
-          method: POST
-          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
-          body: "username={{username}}&password={{password}}"
-          follow_redirects: 0
-        extractions: [{ name: sid, location: cookie, key: sid }]
-    injections: [{ location: cookie, key: sid, variable: sid }]
-users:
+${formLoginProcedure(demo.url)}users:
   - { name: bob, procedure: form-login, credentials: { username: bob, password: bob-password } }
 `);
   const session = await authenticate(plan, 'bob', { redactor: new Redactor() });

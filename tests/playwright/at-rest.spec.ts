@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
+import { formLoginProcedure } from '../support/config-texts.js';
 
 // Issue 13, item 2: `.auth/` holds only what a sign-in produced. The config's passwords, static
 // credentials, variables and a Basic header built from them are folded in again from the config
@@ -18,20 +19,7 @@ presets:
   - type: headers
     users: [{ username: bob, headers: { X-Api-Key: ak-bob-52d0a8b4 } }]
 procedures:
-  - name: form-login
-    operations:
-      - tech: http
-        parameters:
-          url: \${DEMO_URL}/auth/form-login
-          method: POST
-          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
-          body: "username={{username}}&password={{password}}"
-          follow_redirects: 0
-        extractions:
-          - { name: sid, location: cookie, key: sid }
-    injections:
-      - { location: cookie, key: sid, variable: sid }
-users:
+${formLoginProcedure('${DEMO_URL}')}users:
   - name: dave
     procedure: form-login
     credentials: { username: dave, password: dave-password, headers: [{ name: X-Tenant, values: ${TENANT} }] }

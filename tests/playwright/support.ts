@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test as demoTest } from '../support/demo.js';
+import { formLoginProcedure } from '../support/config-texts.js';
 
 /** What the echo server saw: an origin other than the demo's, to prove nothing leaks there. */
 export interface EchoServer {
@@ -64,20 +65,7 @@ function tokenPreset(user: string, injection: string): string {
 export const MULTI_CONFIG = `
 presets:${tokenPreset('alice', '{ location: header, key: Authorization, prefix: Bearer, variable: token }')}${tokenPreset('bob', '{ location: query, key: access_token, variable: token }')}${tokenPreset('carol', '{ location: body, key: access_token, variable: token }')}
 procedures:
-  - name: form-login
-    operations:
-      - tech: http
-        parameters:
-          url: \${DEMO_URL}/auth/form-login
-          method: POST
-          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
-          body: "username={{username}}&password={{password}}"
-          follow_redirects: 0
-        extractions:
-          - { name: sid, location: cookie, key: sid }
-    injections:
-      - { location: cookie, key: sid, variable: sid }
-users:
+${formLoginProcedure('${DEMO_URL}')}users:
   - name: dave
     procedure: form-login
     credentials: { username: dave, password: dave-password }

@@ -15,3 +15,25 @@ procedures:
         parameters: { url: "http://127.0.0.1:9/x", method: GET }
 users: []
 `;
+
+/**
+ * The demo server's form login as a generic procedure named `form-login` (the lines under
+ * `procedures:`): it posts the user's username and password and injects the `sid` cookie the
+ * server sets. `origin` is the demo's origin as the config writes it (`${DEMO_URL}` or a URL).
+ */
+export function formLoginProcedure(origin: string): string {
+  return `  - name: form-login
+    operations:
+      - tech: http
+        parameters:
+          url: ${origin}/auth/form-login
+          method: POST
+          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
+          body: "username={{username}}&password={{password}}"
+          follow_redirects: 0
+        extractions:
+          - { name: sid, location: cookie, key: sid }
+    injections:
+      - { location: cookie, key: sid, variable: sid }
+`;
+}
