@@ -7,6 +7,7 @@ import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
 import { registerPlan } from './secrets.js';
 import { resolveValidations } from './validation.js';
+import { applyReauth } from './reauth.js';
 import { applyPresetUserRefresh } from './preset-user-refresh.js';
 
 /** Options of {@link compile}: how its issues are reported. */
@@ -63,6 +64,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   });
   const users = [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))];
   applyPresetUserRefresh(users, config);
+  applyReauth(users, config);
   issues.push(...resolveValidations(users, config));
   if (issues.length) {
     const located = issues.map((issue) => ({ ...issue, location: issue.location ?? options.locate?.(issue.path) }));
@@ -77,7 +79,6 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   };
   if (config.proxy !== undefined) plan.proxy = config.proxy;
   if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
-  if (config.reauth === false) plan.reauth = false;
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

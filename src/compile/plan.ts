@@ -26,8 +26,6 @@ export interface Plan {
   proxy?: string;
   /** Seconds a session lasts when its sign-in says nothing of its expiry (top-level `lifetime`). */
   lifetime?: number;
-  /** false: a 401 does not sign users in again (top-level `reauth: false`). */
-  reauth?: false;
   /** Origins/globs that browser contexts send injected credentials to; empty = see DESIGN.md. */
   scope: string[];
   mtls: MtlsCertificate[];
@@ -88,6 +86,8 @@ export interface PlanUser {
   mtls: boolean;
   /** How to know the user's session works (`validation`), when a check applies to it. */
   validation?: PlanValidation;
+  /** false: a 401 does not sign this user in again (its own or the top-level `reauth: false`). */
+  reauth?: false;
   /**
    * Unset environment variables this user's part of the config needs (`markMissingEnv`), each a
    * located error: the user cannot sign in, the others can. Absent when none is missing.

@@ -17,7 +17,7 @@ export type LiveSession = () => Promise<Session>;
 const METHODS = ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'] as const;
 
 /** Requests sent again after a new sign-in: those that do the same thing twice (RFC 9110 9.2.2). */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+export const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /**
  * Called when a request sent with `dead` got HTTP 401: signs the user in again when the session is

@@ -5,8 +5,12 @@ import { isDomainless } from '../runtime/index.js';
 import { toStorageState } from './storage-state.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { headerPairs, playwrightHeaders } from './headers.js';
-import type { LiveSession } from './authed-request.js';
+import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ResolvedScope } from './scope.js';
+import { watchPageSessions, type PageRenewal } from './page-reauth.js';
+
+/** The longest redirect chain walked back to the request a route handler saw (browsers stop at 20). */
+const MAX_REDIRECTS = 20;
 
 /**
  * Makes a browser context carry the user's current session on every request inside the scope,
@@ -15,14 +19,17 @@ import type { ResolvedScope } from './scope.js';
  * domain bound to the scope's hosts; with none, to each host as requests go there), and are
  * renewed in the context when the session is refreshed.
  *
+ * With `reauth`, a 401 to a request that carried the session signs the user in again
+ * ({@link watchPageSessions}).
+ *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
  * @example
- * await routeSession(context, live, initial, resolveScope(plan.scope, baseURL));
+ * await routeSession(context, live, initial, resolveScope(plan.scope, baseURL), reauth);
  */
-export async function routeSession(context: BrowserContext, live: LiveSession, initial: Session, scope: ResolvedScope): Promise<void> {
+export async function routeSession(context: BrowserContext, live: LiveSession, initial: Session, scope: ResolvedScope, reauth?: Reauthenticate): Promise<void> {
   let current = initial;
-  const latest = async (): Promise<Session> => {
+  const adopt = async (): Promise<Session> => {
     const session = await live();
     if (session !== current) {
       current = session;
@@ -30,13 +37,21 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     }
     return session;
   };
+  // What each routed request carried: a 401 to it is a verdict on that session.
+  const sent = new WeakMap<Request, Session>();
+  // Digest users are answered by the browser itself (httpCredentials): a 401 is its challenge.
+  const renewal: PageRenewal | undefined = reauth && !initial.digest
+    ? watchPageSessions(context, { carried: (request) => carried(request, sent, current), adopt: async () => void (await adopt()) }, reauth)
+    : undefined;
   // Cookies travel in the context's jar: storageState binds injected ones to the scope's hosts;
   // with no hosts known, they are bound to each host as requests go there.
   const bind = bindDomainlessCookies(context, scope.hosts);
   const unbound = scope.hosts.length === 0 && initial.cookies.some(isDomainless);
   if (!changesRequests(initial, true) && !unbound) return;
   const handler = async (route: Route, request: Request): Promise<void> => {
-    const session = await latest();
+    await renewal?.settled();
+    const session = await adopt();
+    sent.set(request, session);
     await bind(session, request.url());
     const postData = request.postData() ?? undefined;
     const out = applySession(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), body: postData }, { cookieJar: true });
@@ -47,4 +62,21 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     });
   };
   for (const glob of scope.globs) await context.route(glob, handler);
+}
+
+/**
+ * The session a request carried: the one routing gave it (routing sees the first request of a
+ * redirect chain only), else the current one when the request sent one of its cookies by name
+ * (the app may have rotated the value; the name still says whose session it is).
+ */
+async function carried(request: Request, sent: WeakMap<Request, Session>, current: Session): Promise<Session | undefined> {
+  let first: Request | null = request;
+  for (let hops = 0; first && hops <= MAX_REDIRECTS; hops++, first = first.redirectedFrom()) {
+    const session = sent.get(first);
+    if (session) return session;
+  }
+  if (current.cookies.length === 0) return undefined;
+  const header = (await request.headerValue('cookie')) ?? '';
+  const names = new Set(header.split(';').map((pair) => pair.split('=', 1)[0]!.trim()));
+  return current.cookies.some((cookie) => names.has(cookie.name)) ? current : undefined;
 }

@@ -58,7 +58,7 @@ export interface AuthFixtures {
 }
 
 interface InternalTestFixtures {
-  _authResolved: { session: Session; source: SessionSource; live: LiveSession } | undefined;
+  _authResolved: { session: Session; source: SessionSource; live: LiveSession; reauth: Reauthenticate } | undefined;
   _authTraces: void;
 }
 
@@ -98,7 +98,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       if (!authUser) return use(undefined);
       const resolved = await _multiauth.session(authUser);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(authUser, resolved.source) });
-      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo) });
+      // One re-sign-in per test, whether the page or authedRequest saw the 401 first.
+      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo), reauth: reauthenticate(_multiauth, authUser, testInfo) });
     },
     { box: true },
   ],
@@ -131,12 +132,12 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
-      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(await _multiauth.scope(), baseURL));
+      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(await _multiauth.scope(), baseURL), _authResolved.reauth);
     }
     await use(context);
   },
 
-  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use, testInfo) => {
+  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
     const session = _authResolved?.session;
     const context = await playwright.request.newContext({
       baseURL,
@@ -146,7 +147,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
     await use(_authResolved && authUser
-      ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, reauthenticate(_multiauth, authUser, testInfo))
+      ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, _authResolved.reauth)
       : context);
     await context.dispose();
   },
@@ -157,6 +158,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const { session, source } = await _multiauth.session(user);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
       const live = liveSession(_multiauth, user, testInfo);
+      const reauth = reauthenticate(_multiauth, user, testInfo);
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       const certificates = await clientCertificatesFor(_multiauth, user);
       const context = await browser.newContext({
@@ -169,7 +171,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(context);
-      await routeSession(context, live, session, scope);
+      await routeSession(context, live, session, scope, reauth);
       const rawRequest = await playwright.request.newContext({
         baseURL,
         ignoreHTTPSErrors,
@@ -178,7 +180,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(rawRequest);
-      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauthenticate(_multiauth, user, testInfo)) };
+      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauth) };
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
   },

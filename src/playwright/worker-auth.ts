@@ -129,7 +129,7 @@ export class WorkerAuth {
     try {
       const digest = await this.digestOrOpen();
       const produced = this.producedOf.get(dead);
-      if (!digest.reauth || digest.staticUsers.includes(user) || !produced) return undefined;
+      if (digest.noReauthUsers.includes(user) || digest.staticUsers.includes(user) || !produced) return undefined;
       const renewed = await (await this.store()).renew(user, produced);
       return { session: await this.complete(renewed.session, digest), source: renewed.source };
     } catch (error) {

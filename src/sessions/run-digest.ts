@@ -32,8 +32,8 @@ export interface RunDigest {
   configUsers: string[];
   /** Users with a session check (`validation`): their cached sessions are checked once per run. */
   checkedUsers: string[];
-  /** Whether a 401 signs the user in again (`reauth`). */
-  reauth: boolean;
+  /** Users a 401 does not sign in again (`reauth: false`, theirs or the top level's). */
+  noReauthUsers: string[];
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -121,7 +121,7 @@ function isDigest(data: unknown): data is RunDigest {
   const d = data as Record<string, unknown>;
   const strings = (v: unknown) => Array.isArray(v) && v.length <= 100_000 && v.every((s) => typeof s === 'string');
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
-    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && typeof d.reauth === 'boolean'
+    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
     && typeof d.checked === 'boolean';
 }
 
@@ -142,7 +142,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     staticUsers: plan.users.filter((user) => user.procedure === undefined).map((user) => user.name),
     configUsers: plan.users.filter((user) => user.procedure !== undefined && needsConfig(plan, user)).map((user) => user.name),
     checkedUsers: plan.users.filter((user) => user.validation !== undefined).map((user) => user.name),
-    reauth: plan.reauth !== false,
+    noReauthUsers: plan.users.filter((user) => user.reauth === false).map((user) => user.name),
     checked,
   };
 }

@@ -39,3 +39,39 @@ test('reauth: false returns the 401 to the test', async ({ demo, demoEnv }) => {
   expect(result.output).toMatch(/Expected: 200\s+Received: 401/);
   expect(demo.counters.signIns).toEqual({});
 });
+
+// The same for a signed-in page, with a cookie session (dave: form login) and a routed one
+// (alice: a bearer header). The page's navigation that got the 401 is loaded again; its fetch
+// after the renewal carries the new session; the re-sign-in happened once.
+const PAGE_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+for (const user of ['dave', 'alice']) {
+  test.describe(user, () => {
+    test.use({ authUser: user });
+    test('page revoked mid-test as ' + user, async ({ page, playwright }) => {
+      await page.goto('/whoami');
+      await expect(page.locator('body')).toContainText('"user":"' + user + '"');
+      const admin = await playwright.request.newContext();
+      await admin.post(process.env.DEMO_URL + '/__reset');
+      await admin.post(process.env.DEMO_URL + '/__rotate-keys');
+      await admin.dispose();
+      expect((await page.goto('/whoami'))!.status()).toBe(401);
+      await expect(page.locator('body')).toContainText('"user":"' + user + '"');
+      expect(await page.evaluate(() => fetch('/whoami').then((r) => r.status))).toBe(200);
+      // dave is a viewer: his 403 is the test's, not a reason to sign in again.
+      if (user === 'dave') expect(await page.evaluate(() => fetch('/admin/items/1', { method: 'DELETE' }).then((r) => r.status))).toBe(403);
+    });
+  });
+}
+`;
+
+test('a 401 to a signed-in page signs the user in again once and loads the page again', async ({ demo, demoEnv }) => {
+  const result = await runInlineProject({ 'multiauth.yaml': MULTI_CONFIG, 'a.spec.ts': PAGE_SPEC }, { env: demoEnv, args: ['--workers=1'] });
+  expect(result.output).toMatch(/2 passed/);
+  expect(result.passed).toBe(2);
+  // Each test reset the counters, so the last one's re-sign-in is what they show.
+  expect(demo.counters.signIns).toEqual({ alice: 1 });
+  for (const user of ['dave', 'alice']) {
+    expect(JSON.stringify(result.annotations[`page revoked mid-test as ${user}`])).toContain(`${user}: signed in again after HTTP 401 from GET http://127.0.0.1:`);
+  }
+});

@@ -23,6 +23,8 @@ const perUser = {
   /** Injected during authentication and in authenticated requests. */
   headers: StringMap.optional(),
   cookies: StringMap.optional(),
+  /** `false`: a 401 does not sign this user in again (see the top-level `reauth`). */
+  reauth: z.boolean().optional(),
 };
 
 /** BasicUserPreset: also the user of the digest preset. */

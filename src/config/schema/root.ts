@@ -37,8 +37,9 @@ export const AuthConfig = z.strictObject({
    */
   lifetime: z.int().positive().optional(),
   /**
-   * Whether a request of `authedRequest` that gets HTTP 401 signs the user in again (once across
-   * workers) and retries when idempotent; default true.
+   * Whether a request that carried a session and got HTTP 401 (from `authedRequest` or a signed-in
+   * page) signs the user in again (once across workers) and retries when idempotent; default true.
+   * A user's own `reauth` wins.
    */
   reauth: z.boolean().optional(),
   /** How to know a session works, for every user that does not say otherwise (`false`: none). */

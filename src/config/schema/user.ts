@@ -23,5 +23,7 @@ export const User = z.strictObject({
   repeater_mtls: z.boolean().optional(),
   /** How to know this user's session works; see `Validation`. */
   validation: ValidationSetting.optional(),
+  /** `false`: a 401 does not sign this user in again (the top-level `reauth` for everyone). */
+  reauth: z.boolean().optional(),
 });
 export type User = z.infer<typeof User>;
