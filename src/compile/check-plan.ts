@@ -1,6 +1,9 @@
 import type { ConfigIssue } from '../core/errors.js';
 import type { Plan, PlanProcedure } from './plan.js';
+import { SIGN_IN_VALUE_NAMES } from '../core/template-expr.js';
 import { declaredVariables, producedBy, producedByProcedure, usedBy } from './variables-in-plan.js';
+
+const SIGN_IN_VALUES: ReadonlySet<string> = new Set(SIGN_IN_VALUE_NAMES);
 
 /** One way a procedure is run: by whom, and which variables that run starts with. */
 interface ProcedureRun {
@@ -60,7 +63,7 @@ function checkTemplates(procedure: PlanProcedure, runs: ProcedureRun[]): ConfigI
   for (const operation of procedure.operations) {
     const reported = new Set<string>();
     for (const { name, definedBefore } of usedBy(operation)) {
-      const defined = extracted.has(name) || definedBefore.includes(name) || runs.some((run) => run.variables.has(name));
+      const defined = SIGN_IN_VALUES.has(name) || extracted.has(name) || definedBefore.includes(name) || runs.some((run) => run.variables.has(name));
       if (defined || reported.has(name)) continue;
       reported.add(name);
       issues.push({

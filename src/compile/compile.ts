@@ -8,6 +8,7 @@ import { compilePreset } from './presets/index.js';
 import { registerPlan } from './secrets.js';
 import { resolveValidations } from './validation.js';
 import { applyReauth } from './reauth.js';
+import { checkTemplateSyntax } from './template-check.js';
 import { applyPresetUserRefresh } from './preset-user-refresh.js';
 
 /** Options of {@link compile}: how its issues are reported. */
@@ -66,6 +67,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   applyPresetUserRefresh(users, config);
   applyReauth(users, config);
   issues.push(...resolveValidations(users, config));
+  issues.push(...checkTemplateSyntax(Object.values(procedures)));
   if (issues.length) {
     const located = issues.map((issue) => ({ ...issue, location: issue.location ?? options.locate?.(issue.path) }));
     throw new ConfigInvalidError(options.file ?? 'config', located);

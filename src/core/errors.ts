@@ -18,6 +18,10 @@ export const ErrorCode = {
   USER_UNKNOWN: 'USER_UNKNOWN',
   /** `{{name}}` names a variable that is not defined at that point. */
   TEMPLATE_UNKNOWN_VARIABLE: 'TEMPLATE_UNKNOWN_VARIABLE',
+  /** A `{{ }}` expression that does not parse, or calls an unknown function or with the wrong arguments. */
+  TEMPLATE_INVALID: 'TEMPLATE_INVALID',
+  /** A template function refused its arguments (a TOTP secret that is not base32). */
+  TEMPLATE_FUNCTION_FAILED: 'TEMPLATE_FUNCTION_FAILED',
   /** A curl command could not be parsed. */
   CURL_PARSE: 'CURL_PARSE',
   /** A curl command uses an option the simulator does not support. */

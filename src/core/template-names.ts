@@ -1,10 +1,13 @@
+import { expressionVariables, parsedTemplate, TEMPLATE_BLOCK_PATTERN } from './template-expr.js';
+
 /**
- * The `{{ name }}` template syntax, for compile-time checks and for compilers that write
- * templates. Runtime expansion lives in `runtime/template/template.ts` and uses the same pattern.
+ * The `{{ }}` template syntax, for compile-time checks and for compilers that write templates.
+ * Runtime expansion lives in `runtime/template/template.ts` and uses the same pattern and parser
+ * (`template-expr.ts`).
  */
 
-/** `{{ name }}` with optional spaces; names are identifier-like (letters, digits, `_`, `.`, `-`). */
-export const TEMPLATE_PATTERN = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+/** `{{ expression }}`: group 1 is the expression (a variable name, or see `template-expr.ts`). */
+export const TEMPLATE_PATTERN = TEMPLATE_BLOCK_PATTERN;
 
 /** Selenium IDE's `${name}`, which browser commands also expand (DESIGN.md "Browser procedures"). */
 export const SELENIUM_VARIABLE_PATTERN = /\$\{\s*([A-Za-z_][\w.-]*)\s*\}/g;
@@ -31,8 +34,9 @@ export function templateOf(name: string): string {
 }
 
 /**
- * Variable names used by `{{ name }}` templates in the strings inside `value` (objects and arrays
- * walked), in order of first appearance; with `selenium`, `${name}` counts too.
+ * Variable names read by `{{ }}` templates in the strings inside `value` (objects and arrays
+ * walked), in order of first appearance; with `selenium`, `${name}` counts too. A template that
+ * does not parse reads nothing here (compile reports it).
  *
  * @example
  * templateNames({ url: 'https://x/{{tenant}}', body: ['{{ user }}'] }); // ['tenant', 'user']
@@ -42,7 +46,7 @@ export function templateNames(value: unknown, options: { selenium?: boolean } = 
   const names = new Set<string>();
   const visit = (item: unknown): void => {
     if (typeof item === 'string') {
-      for (const match of item.matchAll(TEMPLATE_PATTERN)) names.add(match[1] as string);
+      if (item.includes('{{')) for (const match of item.matchAll(TEMPLATE_PATTERN)) for (const name of blockVariables(match[1] as string)) names.add(name);
       if (options.selenium) for (const match of item.matchAll(SELENIUM_VARIABLE_PATTERN)) names.add(match[1] as string);
     } else if (Array.isArray(item)) {
       item.forEach(visit);
@@ -52,4 +56,12 @@ export function templateNames(value: unknown, options: { selenium?: boolean } = 
   };
   visit(value);
   return [...names];
+}
+
+function blockVariables(source: string): string[] {
+  try {
+    return expressionVariables(parsedTemplate(source));
+  } catch {
+    return [];
+  }
 }

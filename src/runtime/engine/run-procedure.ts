@@ -12,6 +12,8 @@ import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
+import { usesSignInValues } from '../template/sign-in-values.js';
+import { signInValues } from '../template/functions.js';
 
 /** What one run of a procedure needs besides the plan, the user and the procedure. */
 export interface ProcedureRun {
@@ -46,6 +48,11 @@ export interface ProcedureRun {
  */
 export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanProcedure, run: ProcedureRun): Promise<SignInResult> {
   const scope = initialScope({ credentials: run.credentials, variables: run.variables, previous: run.previous });
+  if (usesSignInValues(procedure)) {
+    // Fresh for this sign-in; a variable the user declares under one of these names wins.
+    for (const [name, value] of Object.entries(signInValues())) if (!Object.hasOwn(run.variables, name)) scope[name] = value;
+    run.redactor.add(scope['pkce_verifier'] ?? '');
+  }
   const jar = newCookieJar();
   const session: SignInResult = emptySession(user.name, run.now);
   const extractedNames: string[] = [];

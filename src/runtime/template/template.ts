@@ -1,6 +1,9 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 import { TEMPLATE_PATTERN } from '../../core/template-names.js';
+import { parsedTemplate, TemplateSyntaxError } from '../../core/template-expr.js';
+import { evaluateTemplate, totpWaitMs } from './functions.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isPlainObject } from '../../core/json-path.js';
 
 /**
@@ -89,9 +92,30 @@ function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: 
 }
 
 function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
-  return text.replace(TEMPLATE_PATTERN, (_match, name: string) => {
-    if (Object.hasOwn(scope, name)) return scope[name] as string;
-    throw unknownVariable(name, scope, where, [...(where.path ?? []), ...path]);
+  const at = (): ConfigPath => [...(where.path ?? []), ...path];
+  const evaluation = {
+    lookup: (name: string) => (Object.hasOwn(scope, name) ? scope[name] : undefined),
+    unknown: (name: string) => unknownVariable(name, scope, where, at()),
+  };
+  return text.replace(TEMPLATE_PATTERN, (_match, source: string) => {
+    try {
+      return evaluateTemplate(parsedTemplate(source), evaluation);
+    } catch (error) {
+      if (error instanceof TemplateSyntaxError) throw invalidTemplate(error, where, at());
+      if (error instanceof MultiAuthError && error.code === 'TEMPLATE_FUNCTION_FAILED') {
+        throw new MultiAuthError(error.code, error.message, { path: at(), context: { user: where.user, procedure: where.procedure, step: where.step }, hint: error.hint });
+      }
+      throw error;
+    }
+  });
+}
+
+/** Normally found by `validate` first; a template reached only at run time still fails clearly. */
+function invalidTemplate(error: TemplateSyntaxError, where: TemplateWhere, path: ConfigPath): MultiAuthError {
+  return new MultiAuthError('TEMPLATE_INVALID', `invalid template: ${error.message}`, {
+    path,
+    context: { user: where.user, procedure: where.procedure, step: where.step },
+    hint: 'Fix the {{ }} expression (see docs/format.md "Templating"); `multiauth validate` finds these before a run.',
   });
 }
 
@@ -106,4 +130,20 @@ function unknownVariable(name: string, scope: TemplateScope, where: TemplateWher
       `Declare "${name}" in the user's variables, extract it in an earlier operation ` +
       `(extractions: [{ name: ${name}, ... }]), or fix the spelling.`,
   });
+}
+
+/**
+ * Waits, when `value` holds a `totp()` whose code is in the last seconds of its period, for the
+ * next period (a code that expires on its way is refused): called just before `value` is expanded.
+ *
+ * @example
+ * await awaitFreshTotp(op.request, scope);
+ * const request = expandTemplate(op.request, scope, where);
+ */
+export async function awaitFreshTotp(value: unknown, scope: TemplateScope): Promise<void> {
+  const wait = totpWaitMs(value, {
+    lookup: (name) => (Object.hasOwn(scope, name) ? scope[name] : undefined),
+    unknown: (name) => new Error(`unknown variable ${name}`),
+  });
+  if (wait > 0) await sleep(wait);
 }

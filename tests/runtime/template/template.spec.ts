@@ -24,8 +24,9 @@ test('object keys are not templated', () => {
   expect(expandTemplate({ '{{a}}': '{{a}}' }, { a: 'x' }, where)).toEqual({ '{{a}}': 'x' });
 });
 
-test('spaces inside the braces are allowed, non-identifiers are left as written', () => {
-  expect(expandTemplate('{{a}}|{{ a }}|{{   a   }}|{{ not a var }}|{a}', { a: '1' }, where)).toBe('1|1|1|{{ not a var }}|{a}');
+test('spaces inside the braces are allowed; what is not an expression is an error, never kept as text', () => {
+  expect(expandTemplate('{{a}}|{{ a }}|{{   a   }}|{a}', { a: '1' }, where)).toBe('1|1|1|{a}');
+  expect(() => expandTemplate('{{ not a var }}', { a: '1' }, where)).toThrow(expect.objectContaining({ code: 'TEMPLATE_INVALID' }));
 });
 
 test('a quote or brace in a value cannot break a JSON body', () => {

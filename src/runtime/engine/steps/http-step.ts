@@ -1,3 +1,4 @@
+import { awaitFreshTotp } from '../../template/template.js';
 import type { PlanHttpOperation } from '../../../compile/index.js';
 import { checkDialectResponse, describeDialectError } from '../../protocols/dialects/index.js';
 import { assertSuccessStatus } from '../../http/status-error.js';
@@ -26,6 +27,7 @@ export function runHttpStep(op: PlanHttpOperation, ctx: StepContext): Promise<St
 
 async function sendOperation(op: PlanHttpOperation, ctx: StepContext): Promise<StepResult> {
   const where = op.origin === ctx.where.path ? ctx.where : { ...ctx.where, path: op.origin };
+  await awaitFreshTotp(op.request, ctx.scope);
   const wire = buildWireRequest(op.request, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
   if (op.source) checkCurlWire(wire);
   // An Authorization built here (Basic from credentials or curl -u) is as secret as its parts.

@@ -1,3 +1,4 @@
+import { awaitFreshTotp } from '../../template/template.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { PlanBrowserOperation } from '../../../compile/index.js';
 import type { BrowserCommand, BrowserTest } from '../../../config/index.js';
@@ -105,6 +106,7 @@ async function runCommand(
     });
   }
   const at = (field: string): TemplateWhere => ({ ...input.where, path: [...path, field] });
+  await awaitFreshTotp([raw.target, raw.value], run.vars.scope());
   const cmd: CommandInput = {
     test: test.name,
     index,

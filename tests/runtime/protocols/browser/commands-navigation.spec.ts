@@ -116,7 +116,8 @@ test('selectWindow fails for a window that never appears, and a closed window mu
       c('click', 'id=open'),
       c('selectWindow', 'title=Child'),
       c('click', 'id=close-self'),
-      c('pause', '300'),
+      // Long enough for a loaded machine to close the window (seen failing at 300 ms).
+      c('pause', '1500'),
       c('storeTitle', 't'),
     ]),
   );

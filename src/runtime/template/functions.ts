@@ -1,0 +1,186 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { MultiAuthError } from '../../core/errors.js';
+import { callsFunction, parsedTemplate, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
+import { TEMPLATE_PATTERN } from '../../core/template-names.js';
+
+/** What an expression is evaluated against; `unknown` builds the error for a missing variable. */
+export interface EvaluationScope {
+  lookup(name: string): string | undefined;
+  unknown(name: string): Error;
+}
+
+/** A TOTP code is not used in the last seconds of its period: it could expire on the way. */
+export const TOTP_FRESH_SECONDS = 3;
+
+const ALGORITHMS = new Set(['SHA1', 'SHA256', 'SHA512']);
+
+/**
+ * Evaluates a parsed expression to text. Numbers are their decimal text; `+` joins texts.
+ *
+ * @throws MultiAuthError `TEMPLATE_FUNCTION_FAILED` when a function refuses its arguments (a TOTP
+ *   secret that is not base32); the message names the function, never the values.
+ * @example
+ * evaluateTemplate(parsedTemplate('basic(username, password)'), scope); // 'Basic YWxpY2U6cHc='
+ */
+export function evaluateTemplate(expr: TemplateExpr, scope: EvaluationScope): string {
+  switch (expr.kind) {
+    case 'var': {
+      const value = scope.lookup(expr.name);
+      if (value === undefined) throw scope.unknown(expr.name);
+      return value;
+    }
+    case 'string':
+      return expr.value;
+    case 'number':
+      return String(expr.value);
+    case 'concat':
+      return expr.parts.map((part) => evaluateTemplate(part, scope)).join('');
+    case 'call':
+      return callFunction(expr.name, expr.args.map((arg) => evaluateTemplate(arg, scope)));
+  }
+}
+
+function callFunction(name: string, args: string[]): string {
+  switch (name) {
+    case 'base64':
+      return Buffer.from(args[0]!, 'utf8').toString('base64');
+    case 'base64url':
+      return Buffer.from(args[0]!, 'utf8').toString('base64url');
+    case 'urlencode':
+      return encodeURIComponent(args[0]!);
+    case 'basic':
+      return `Basic ${Buffer.from(`${args[0]}:${args[1]}`, 'utf8').toString('base64')}`;
+    case 'totp':
+      return totpCode(args);
+    case 'uuid':
+      return randomUUID();
+    case 'now':
+      return String(Math.floor(Date.now() / 1000));
+    default:
+      // The parser refuses unknown names; this is for a table that grew without an implementation.
+      throw functionFailed(name, 'it has no implementation');
+  }
+}
+
+interface TotpSettings {
+  digits: number;
+  period: number;
+  algorithm: string;
+}
+
+function totpSettings(args: readonly string[]): TotpSettings {
+  const [, digits = '6', period = '30', algorithm = 'SHA1'] = args;
+  const settings = { digits: Number(digits), period: Number(period), algorithm: algorithm.toUpperCase().replace('-', '') };
+  if (!Number.isInteger(settings.digits) || settings.digits < 6 || settings.digits > 10) throw functionFailed('totp', 'digits must be a whole number from 6 to 10');
+  if (!Number.isInteger(settings.period) || settings.period < 5 || settings.period > 3600) throw functionFailed('totp', 'period must be a whole number of seconds from 5 to 3600');
+  if (!ALGORITHMS.has(settings.algorithm)) throw functionFailed('totp', 'algorithm must be SHA1, SHA256 or SHA512');
+  return settings;
+}
+
+/**
+ * `totp(secret[, digits, period, algorithm])` at `timestamp` (RFC 6238; the secret in base32).
+ *
+ * @example
+ * totpCode(['GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', '8'], 59_000); // '94287082' (RFC 6238 appendix B)
+ */
+export function totpCode(args: readonly string[], timestamp = Date.now()): string {
+  const settings = totpSettings(args);
+  let secret: Secret;
+  try {
+    // Authenticator apps show secrets in groups and either case; base32 is upper case, unpadded.
+    secret = Secret.fromBase32(args[0]!.replace(/[\s-]/g, '').replace(/=+$/, '').toUpperCase());
+  } catch {
+    throw functionFailed('totp', 'the secret is not base32 (the text under the QR code: letters A-Z and digits 2-7)');
+  }
+  if (secret.bytes.length === 0) throw functionFailed('totp', 'the secret is empty');
+  return TOTP.generate({ secret, ...settings, timestamp });
+}
+
+function functionFailed(name: string, why: string): MultiAuthError {
+  return new MultiAuthError('TEMPLATE_FUNCTION_FAILED', `${name}(): ${why}`, {
+    hint: `See docs/format.md "Templating" for ${name}().`,
+  });
+}
+
+/**
+ * How long to wait before expanding `value` so that no `totp()` code in it is in the last
+ * {@link TOTP_FRESH_SECONDS} seconds of its period (0 when none is, or when `value` holds no
+ * `totp(`). Arguments that cannot be read here are left for the expansion to report.
+ *
+ * @example
+ * await sleep(totpWaitMs(op.request, scope));
+ */
+export function totpWaitMs(value: unknown, scope: EvaluationScope, now = Date.now()): number {
+  let wait = 0;
+  const texts = stringsWith(value, 'totp(');
+  for (const text of texts) {
+    for (const match of text.matchAll(TEMPLATE_PATTERN)) {
+      let expr: TemplateExpr;
+      try {
+        expr = parsedTemplate(match[1]!);
+      } catch {
+        continue;
+      }
+      for (const call of totpCalls(expr)) {
+        let period: number;
+        try {
+          period = totpSettings(call.args.map((arg) => evaluateTemplate(arg, scope))).period;
+        } catch {
+          continue;
+        }
+        const remaining = period * 1000 - (now % (period * 1000));
+        if (remaining < TOTP_FRESH_SECONDS * 1000) wait = Math.max(wait, remaining + 50);
+      }
+    }
+  }
+  return wait;
+}
+
+function totpCalls(expr: TemplateExpr): Array<Extract<TemplateExpr, { kind: 'call' }>> {
+  if (!callsFunction(expr, 'totp')) return [];
+  if (expr.kind === 'call') return expr.name === 'totp' ? [expr] : expr.args.flatMap(totpCalls);
+  if (expr.kind === 'concat') return expr.parts.flatMap(totpCalls);
+  return [];
+}
+
+const totpStrings = new WeakMap<object, string[]>();
+
+/** The strings inside `value` that call `totp(`, known once per object (a plan's requests do not change). */
+function stringsWith(value: unknown, needle: 'totp('): string[] {
+  if (value === null || typeof value !== 'object') return walkStrings(value, needle);
+  let found = totpStrings.get(value);
+  if (!found) totpStrings.set(value, (found = walkStrings(value, needle)));
+  return found;
+}
+
+/** The strings inside `value` that contain `needle` (a request, a command: small, finite trees). */
+function walkStrings(value: unknown, needle: string): string[] {
+  const out: string[] = [];
+  const stack = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.includes(needle)) out.push(item);
+    } else if (Array.isArray(item)) for (const child of item) stack.push(child);
+    else if (item !== null && typeof item === 'object') for (const child of Object.values(item)) stack.push(child);
+  }
+  return out;
+}
+
+/**
+ * Fresh per-sign-in values: a PKCE verifier (RFC 7636: 43 characters of base64url) with its S256
+ * challenge, and random `state` and `nonce`.
+ *
+ * @example
+ * Object.assign(scope, signInValues()); // { pkce_verifier, pkce_challenge, state, nonce }
+ */
+export function signInValues(): Record<(typeof SIGN_IN_VALUE_NAMES)[number], string> {
+  const verifier = randomBytes(32).toString('base64url');
+  return {
+    pkce_verifier: verifier,
+    pkce_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    state: randomBytes(16).toString('base64url'),
+    nonce: randomBytes(16).toString('base64url'),
+  };
+}

@@ -1,0 +1,35 @@
+import { test, expect } from '@playwright/test';
+import { runCli } from '../support/cli.js';
+import { writeTempConfig } from '../support/temp-files.js';
+
+// Template expressions are checked before anything is sent: an unknown function, a wrong number of
+// arguments and an unclosed string are each a located error, and none prints what the template holds.
+const CONFIG = `procedures:
+  - name: login
+    operations:
+      - tech: http
+        parameters:
+          url: https://app.example.test/login
+          method: POST
+          headers: [{ name: Authorization, values: "{{ basci(username, password) }}" }]
+          body: { otp: "{{ totp() }}", note: "{{ 'k3pt-s3cret }}" }
+users:
+  - name: alice
+    procedure: login
+    credentials: { username: alice, password: s3cret }
+`;
+
+test('validate locates bad template expressions', () => {
+  const config = writeTempConfig(CONFIG);
+  try {
+    const run = runCli(['validate', '-c', config.file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('multiauth.yaml:8:52  procedures[0].operations[0].parameters.headers[0].values[0]: invalid template {{ }}: unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now())');
+    expect(run.stderr).toContain('multiauth.yaml:9:24  procedures[0].operations[0].parameters.body.otp: invalid template {{ }}: totp() takes 1 to 4 arguments (totp(secret[, digits, period, algorithm])), got 0');
+    expect(run.stderr).toContain('multiauth.yaml:9:46  procedures[0].operations[0].parameters.body.note: invalid template {{ }}: a string is not closed at character 2 of the expression');
+    expect(run.stderr).not.toContain('k3pt-s3cret');
+    expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  } finally {
+    config.remove();
+  }
+});
