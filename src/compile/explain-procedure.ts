@@ -45,6 +45,11 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
     }
     case 'browser':
       body.push(`steps wait up to ${operation.waitForSeconds ?? 10} s${operation.proxy ? `, proxy ${operation.proxy}` : ''}`);
+      if (operation.authorize) {
+        body.push(`opens ${operation.authorize.url}`);
+        if (operation.authorize.defaultLogin) body.push('default login: username, password, one-time code (totp_secret), consent');
+        body.push(`ends at the redirect to ${operation.authorize.redirectUri} (intercepted; state checked): {{authorization_code}}`);
+      }
       for (const test of operation.project.tests) {
         body.push(`test "${test.name}"`);
         for (const c of test.commands) body.push(`  ${[c.command, c.target, c.value].filter((p) => p !== undefined && p !== '').join('  ')}`);

@@ -237,9 +237,25 @@ export interface PlanDigestOperation extends OperationBase {
  * operation's `parameters`, a webdriver user), so `[...origin, 'project', 'tests', i, ...]` locates
  * a command.
  */
+/**
+ * A browser operation that starts an authorization request (RFC 6749 4.1.1) and ends when the
+ * browser is sent to the redirect URI, which is intercepted: its `code` becomes the variable
+ * `authorization_code` (after `state` is checked against `{{state}}`), its `error` the step's error.
+ */
+export interface PlanAuthorization {
+  /** The authorization request URL, templated (`{{state}}`, `{{pkce_challenge}}`). */
+  url: string;
+  /** Navigation to this origin and path is intercepted. */
+  redirectUri: string;
+  /** No recorded steps: fill the usual login, one-time code and consent pages until the redirect. */
+  defaultLogin: boolean;
+}
+
 export interface PlanBrowserOperation extends OperationBase {
   tech: 'browser';
   project: BrowserProject;
+  /** Start with an authorization request and end at its redirect (`oauth_authz_code_browser`). */
+  authorize?: PlanAuthorization;
   /** Seconds each step may wait; absent = 10. */
   waitForSeconds?: number;
   proxy?: string;

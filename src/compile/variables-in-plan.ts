@@ -47,6 +47,7 @@ function storedBy(command: string, target: string, value: string | undefined): s
 export function producedBy(operation: PlanOperation): string[] {
   const names = operation.extractions.map((e) => e.name);
   if (operation.tech === 'browser') names.push(...storedVariables(operation.project));
+  if (operation.tech === 'browser' && operation.authorize) names.push('authorization_code');
   return names;
 }
 

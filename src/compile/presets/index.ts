@@ -8,6 +8,7 @@ import { compileHeadersPreset } from './headers.js';
 import { compileHttpPreset } from './http.js';
 import { compileOAuthClientCredentialsPreset } from './oauth-client-credentials.js';
 import { compileOAuthUserpassPreset } from './oauth-userpass.js';
+import { compileOAuthAuthzCodeBrowserPreset } from './oauth-authz-code-browser.js';
 import { compilePoolUserpassPreset } from './pool-userpass.js';
 import type { CanonicalPresetType, PresetOutput, PresetSite } from './preset-output.js';
 import { compileWebdriverPreset } from './webdriver.js';
@@ -44,6 +45,7 @@ const COMPILERS: { [T in CanonicalPresetType]: (preset: PresetOf<T>, site: Prese
   graphql: compileGraphqlPreset,
   oauth_client_credentials: compileOAuthClientCredentialsPreset,
   oauth_userpass: compileOAuthUserpassPreset,
+  oauth_authz_code_browser: compileOAuthAuthzCodeBrowserPreset,
   pool_userpass: compilePoolUserpassPreset,
   webdriver: compileWebdriverPreset,
   curl: compileCurlPreset,

@@ -1,7 +1,7 @@
 import type { NameValuesList } from '../plan.js';
 
-/** How an OAuth client authenticates at the token endpoint: the preset's `client_auth`. */
-export type ClientAuthMethod = 'post' | 'basic';
+/** How an OAuth client authenticates at the token endpoint: the preset's `client_auth`, or `none` (a public client). */
+export type ClientAuthMethod = 'post' | 'basic' | 'none';
 
 /** What client authentication adds to a token request. */
 export interface ClientAuthentication {
@@ -13,7 +13,7 @@ export interface ClientAuthentication {
 }
 
 /**
- * Client authentication of an RFC 6749 token request. `post` (`client_secret_post`, the default):
+ * Client authentication of an RFC 6749 token request. `none`: `client_id` alone. `post` (`client_secret_post`, the default):
  * `client_id` and `client_secret` in the form body. `basic` (`client_secret_basic`):
  * `Authorization: Basic base64(urlencode(client_id) ":" urlencode(client_secret))`, each part
  * encoded with application/x-www-form-urlencoded first, as section 2.3.1 requires.
@@ -24,6 +24,8 @@ export interface ClientAuthentication {
  * // { headers: [{ name: 'Authorization', values: ['Basic bXkrYXBwOnMzJTNBY3JldA=='] }], body: {}, secrets: [...] }
  */
 export function clientAuthentication(method: ClientAuthMethod, clientId: string, clientSecret: string): ClientAuthentication {
+  // A public client (RFC 6749 2.1) names itself and proves nothing: PKCE binds its code.
+  if (method === 'none') return { headers: [], body: { client_id: clientId }, secrets: [] };
   if (method === 'post') {
     return { headers: [], body: { client_id: clientId, client_secret: clientSecret }, secrets: [clientSecret] };
   }

@@ -12,6 +12,7 @@ export type CanonicalPresetType =
   | 'graphql'
   | 'oauth_client_credentials'
   | 'oauth_userpass'
+  | 'oauth_authz_code_browser'
   | 'pool_userpass'
   | 'webdriver'
   | 'curl'

@@ -216,6 +216,46 @@ export const CurlSequencePreset = z.strictObject({
   injections: z.array(TokenInjection).optional(),
 });
 
+/**
+ * `oauth_authz_code_browser`: the authorization code grant (RFC 6749 4.1) through the provider's
+ * own login pages in a browser, with PKCE (RFC 7636, S256) unless `use_pkce: false`. Key names are
+ * the format vendor's. Users sign in with recorded steps (`project`), or with the default login
+ * (username, password, a one-time code from `totp_secret`, a consent button) when they have none.
+ */
+export const OAuthAuthzCodeBrowserPreset = z.strictObject({
+  type: z.literal('oauth_authz_code_browser'),
+  validation: ValidationSetting.optional(),
+  /** The provider's authorization endpoint. */
+  authorization_url: z.string().min(1),
+  /** The provider's token endpoint. */
+  token_url: z.string().min(1),
+  client_id: z.string().min(1),
+  /** Absent for a public client (no client authentication: PKCE is its proof). */
+  client_secret: z.string().optional(),
+  /** How a confidential client authenticates at the token endpoint (default `post`). */
+  client_auth: ClientAuth.optional(),
+  /** A redirect URI registered for the client; the browser's visit to it is intercepted (it need not exist). */
+  redirect_uri: z.string().min(1),
+  scopes: Scopes.optional(),
+  /** Send a PKCE challenge (default true). */
+  use_pkce: z.boolean().optional(),
+  /** How long each browser step may wait (seconds, default 10). */
+  wait_for_seconds: Count.optional(),
+  users: z.array(
+    z.strictObject({
+      username: z.string().min(1),
+      password: z.string(),
+      /** The base32 secret of the user's TOTP second factor, for the one-time code the provider asks. */
+      totp_secret: z.string().min(1).optional(),
+      /** Recorded login steps (Selenium IDE), run after the authorization request opens; else the default login. */
+      project: BrowserProject.optional(),
+      /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
+      refresh: PresetUserRefresh.optional(),
+      ...perUser,
+    }),
+  ),
+});
+
 /** Any preset, discriminated by `type`. */
 export const Preset = z.discriminatedUnion('type', [
   BasicPreset,
@@ -227,6 +267,7 @@ export const Preset = z.discriminatedUnion('type', [
   HttpPreset,
   OAuthClientCredentialsPreset,
   OAuthUserpassPreset,
+  OAuthAuthzCodeBrowserPreset,
   PoolUserpassPreset,
   WebdriverPreset,
 ]);
@@ -238,6 +279,7 @@ export type HeadersPreset = z.infer<typeof HeadersPreset>;
 export type HttpPreset = z.infer<typeof HttpPreset>;
 export type DigestPreset = z.infer<typeof DigestPreset>;
 export type GraphqlPreset = z.infer<typeof GraphqlPreset>;
+export type OAuthAuthzCodeBrowserPreset = z.infer<typeof OAuthAuthzCodeBrowserPreset>;
 export type OAuthClientCredentialsPreset = z.infer<typeof OAuthClientCredentialsPreset>;
 export type OAuthUserpassPreset = z.infer<typeof OAuthUserpassPreset>;
 export type PoolUserpassPreset = z.infer<typeof PoolUserpassPreset>;

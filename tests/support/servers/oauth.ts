@@ -22,8 +22,11 @@ export interface OAuthServer {
    * server sees.
    */
   whoamiUrl: string;
-  /** `post` authenticates with client_secret_post, `basic` with client_secret_basic (RFC 6749 2.3.1). */
-  clients: { post: OAuthClient; basic: OAuthClient };
+  /**
+   * `post` authenticates with client_secret_post, `basic` with client_secret_basic (RFC 6749 2.3.1);
+   * `public` (with `authorizationCode` only) is a public client: no secret, PKCE required.
+   */
+  clients: { post: OAuthClient; basic: OAuthClient; public: OAuthClient };
   /** username -> password, for the password grant. */
   users: Record<string, string>;
   /** Scopes clients may ask for. */
@@ -33,6 +36,8 @@ export interface OAuthServer {
    * shows a page, so the code it receives stays unredeemed (a native client's callback).
    */
   redirectUri: string;
+  /** A redirect URI every client also registered where nothing listens: it must be intercepted. */
+  nowhereRedirectUri: string;
   stop(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
   const clients = {
     post: { clientId: 'multiauth-post', clientSecret: randomBytes(16).toString('hex') },
     basic: { clientId: 'multiauth-basic', clientSecret: `s3cret:${randomBytes(8).toString('hex')}/+` },
+    public: { clientId: 'multiauth-public', clientSecret: '' },
   };
   let provider: Provider | undefined;
   const server = createServer((req, res) => {
@@ -89,11 +95,14 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const redirectUri = `${url}/cb`;
-  const code = options.authorizationCode ? redirectUri : undefined;
+  // Nothing listens there (and the browser is never let through to check).
+  const nowhereRedirectUri = 'http://127.0.0.1:65529/callback';
+  const code = options.authorizationCode ? [redirectUri, nowhereRedirectUri] : undefined;
   provider = new Provider(url, {
     clients: [
       client(clients.post, 'client_secret_post', code),
       client(clients.basic, 'client_secret_basic', code),
+      ...(code ? [client(clients.public, 'none', code)] : []),
     ],
     scopes: SCOPES,
     features: {
@@ -122,18 +131,20 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     users,
     scopes: SCOPES,
     redirectUri,
+    nowhereRedirectUri,
     stop: () => closeServer(server),
   };
 }
 
-function client({ clientId, clientSecret }: OAuthClient, method: string, redirectUri: string | undefined) {
+function client({ clientId, clientSecret }: OAuthClient, method: string, redirectUris: string[] | undefined) {
+  const confidential = method !== 'none';
   return {
     client_id: clientId,
-    client_secret: clientSecret,
+    ...(confidential ? { client_secret: clientSecret } : {}),
     token_endpoint_auth_method: method,
-    grant_types: ['client_credentials', 'password', 'refresh_token', ...(redirectUri ? ['authorization_code'] : [])],
-    response_types: redirectUri ? ['code'] : [],
-    redirect_uris: redirectUri ? [redirectUri] : [],
+    grant_types: [...(confidential ? ['client_credentials', 'password'] : []), 'refresh_token', ...(redirectUris ? ['authorization_code'] : [])],
+    response_types: redirectUris ? ['code'] : [],
+    redirect_uris: redirectUris ?? [],
     scope: SCOPES.join(' '),
   };
 }

@@ -1,6 +1,9 @@
 import { awaitFreshTotp } from '../../template/template.js';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { PlanBrowserOperation } from '../../../compile/index.js';
+import type { PlanAuthorization, PlanBrowserOperation } from '../../../compile/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { redactedUrl } from '../../../core/urls.js';
+import { authorizationCode, catchRedirect, defaultLogin } from './authorize.js';
 import type { BrowserCommand, BrowserTest } from '../../../config/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
@@ -40,6 +43,9 @@ export interface BrowserStepInput {
   log?: (line: string) => void;
 }
 
+/** The variable an authorization step leaves its code in (`oauth_authz_code_browser`). */
+const AUTHORIZATION_CODE = 'authorization_code';
+
 /** Seconds each command may take when the operation does not say (options.wait_for_seconds). */
 export const DEFAULT_WAIT_SECONDS = 10;
 
@@ -71,20 +77,72 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     log: input.log,
     redact: input.redact,
   });
+  const authorization = op.authorize ? await startAuthorization(op.authorize, run, input) : undefined;
   try {
     for (const [t, test] of op.project.tests.entries()) {
       for (const [c, command] of test.commands.entries()) {
+        // The provider sent the browser back: the recorded steps after that are not needed.
+        if (authorization?.redirect.url) break;
         await runCommand(run, input, test, command, [...op.origin, 'project', 'tests', t, 'commands', c], c + 1);
       }
     }
+    if (authorization) await authorization.finish();
   } catch (error) {
     recorder.stop();
     throw error;
   } finally {
     windows.stop();
+    await authorization?.redirect.stop();
   }
   const { observation, storage } = await recorder.finish(run.page.isClosed() ? undefined : run.page.url());
   return { observation, variables: vars.stored(), storage };
+}
+
+/**
+ * Opens the authorization request with the redirect URI intercepted; `finish` runs the default
+ * login when there are no recorded steps, waits for the redirect, and stores its code as
+ * `authorization_code` (a secret).
+ */
+async function startAuthorization(authorize: PlanAuthorization, run: BrowserRun, input: BrowserStepInput) {
+  const { op, where } = input;
+  const redirect = await catchRedirect(run.context, authorize.redirectUri);
+  const url = expandText(authorize.url, run.vars, { ...where, path: op.origin });
+  const timeoutMs = (op.waitForSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+  await run.page.goto(url, { timeout: timeoutMs }).catch((error: unknown) => {
+    // A redirect straight back (a session the provider still has) aborts the navigation: fine.
+    if (!redirect.url) throw new MultiAuthError('AUTH_NETWORK', `the authorization request could not be opened: ${firstLine(error)}`, {
+      context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (authorization)', url: redactedUrl(url) },
+      hint: 'Check authorization_url and that the provider is reachable from this machine.',
+    });
+  });
+  const finish = async (): Promise<void> => {
+    const deadline = Date.now() + Math.max(timeoutMs, 30_000);
+    if (authorize.defaultLogin && !redirect.url) {
+      const scope = run.vars.scope();
+      const secret = scope['totp_secret'];
+      await defaultLogin(run.page, {
+        username: scope['username'],
+        password: scope['password'],
+        ...(secret === undefined ? {} : { oneTimeCode: async () => {
+          await awaitFreshTotp('{{ totp(totp_secret) }}', scope);
+          return expandText('{{ totp(totp_secret) }}', run.vars, { ...where, path: op.origin });
+        } }),
+      }, () => redirect.url !== undefined, deadline, where);
+    }
+    const arrived = redirect.url ?? (await Promise.race([redirect.arrived, sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]));
+    if (!arrived) {
+      throw new MultiAuthError('BROWSER_STEP_FAILED', 'the browser was not sent to the redirect URI in time', {
+        context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (authorization)', url: redactedUrl(run.page.url()) },
+        hint: 'Check that the recorded steps end the login (and confirm any consent page), or raise wait_for_seconds.',
+      });
+    }
+    run.vars.set(AUTHORIZATION_CODE, authorizationCode(arrived, run.vars.has('state') ? String(run.vars.get('state')) : undefined, where));
+  };
+  return { redirect, finish };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
 }
 
 async function runCommand(
