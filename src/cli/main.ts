@@ -12,8 +12,8 @@ export { ExitCode } from './io.js';
 
 /** Error codes that mean "the config or the command line is wrong" (exit 2), not "sign-in failed" (exit 1). */
 const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'CONFIG_NOT_FOUND', 'CONFIG_SYNTAX', 'CONFIG_INVALID', 'CONFIG_ENV_MISSING', 'CLI_USAGE', 'USER_UNKNOWN',
-  'TEMPLATE_UNKNOWN_VARIABLE', 'CURL_PARSE', 'CURL_UNSUPPORTED_OPTION', 'CURL_FORBIDDEN', 'BROWSER_UNKNOWN_COMMAND',
+  'CONFIG_NOT_FOUND', 'CONFIG_LIMIT', 'CONFIG_SYNTAX', 'CONFIG_INVALID', 'CONFIG_ENV_MISSING', 'CLI_USAGE', 'USER_UNKNOWN',
+  'TEMPLATE_UNKNOWN_VARIABLE', 'TEMPLATE_INVALID', 'CURL_PARSE', 'CURL_UNSUPPORTED_OPTION', 'CURL_FORBIDDEN', 'BROWSER_UNKNOWN_COMMAND',
 ]);
 
 /**
@@ -25,7 +25,8 @@ const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr,
  *   env: process.env, cwd: process.cwd() });
  */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], raw: CliIo): Promise<number> {
+  const io = printableOutput(raw);
   try {
     return await dispatch(argv, io);
   } catch (error) {
@@ -112,4 +113,22 @@ function packageVersion(): string {
   // Same relative path from src/cli (tsx) and dist/cli (published).
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return manifest.version;
+}
+
+/**
+ * Control characters (terminal escape sequences among them) in what the CLI prints come from
+ * configs and servers: a user name could clear the screen or fake a line. They are shown as
+ * `\\xNN` / `\\u{NNNN}`; newlines and tabs stay. JSON output has none (JSON escapes them).
+ */
+function printableOutput(io: CliIo): CliIo {
+  const clean = (text: string): string =>
+    text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+    });
+  return {
+    ...io,
+    stdout: { write: (text: string) => io.stdout.write(clean(String(text))) },
+    stderr: { write: (text: string) => io.stderr.write(clean(String(text))) },
+  };
 }

@@ -1,3 +1,4 @@
+import { redactedUrl } from '../core/urls.js';
 import { formatPath } from '../core/path.js';
 import type { NameValuesList, PlanExtraction, PlanInjection, PlanOperation, PlanProcedure, RequestTemplate, ResponseDialect } from './plan.js';
 
@@ -38,7 +39,7 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
       if (operation.dialect) body.push(`checks: ${DIALECTS[operation.dialect]}`);
       break;
     case 'digest': {
-      const second = `${operation.second.method ?? operation.first.method} ${operation.second.url ?? operation.first.url}`;
+      const second = `${operation.second.method ?? operation.first.method} ${redactedUrl(operation.second.url ?? operation.first.url)}`;
       body.push('challenge:', ...explainRequest(operation.first).map((l) => `  ${l}`));
       body.push(`answer: ${second}, with the user's username and password (RFC 7616)`);
       break;
@@ -46,7 +47,7 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
     case 'browser':
       body.push(`steps wait up to ${operation.waitForSeconds ?? 10} s${operation.proxy ? `, proxy ${operation.proxy}` : ''}`);
       if (operation.authorize) {
-        body.push(`opens ${operation.authorize.url}`);
+        body.push(`opens ${redactedUrl(operation.authorize.url)}`);
         if (operation.authorize.defaultLogin) body.push('default login: username, password, one-time code (totp_secret), consent');
         body.push(`ends at the redirect to ${operation.authorize.redirectUri} (intercepted; state checked): {{authorization_code}}`);
       }
@@ -68,7 +69,7 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
  * explainRequest({ method: 'GET', url: 'https://x', headers: [], cookies: [], query: [] }); // ['GET https://x']
  */
 export function explainRequest(request: RequestTemplate): string[] {
-  const lines = [`${request.method} ${request.url}`];
+  const lines = [`${request.method} ${redactedUrl(request.url)}`];
   lines.push(...pairs('header', request.headers, ': '), ...pairs('cookie', request.cookies, '='), ...pairs('query', request.query, '='));
   if (request.body !== undefined) {
     const form = request.headers.some(

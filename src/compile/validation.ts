@@ -49,7 +49,7 @@ function regexIssues(check: PlanValidation): ConfigIssue[] {
     try {
       compileUserRegex(pattern);
     } catch (error) {
-      out.push({ severity: 'error', path: [...check.origin, key], message: `not a valid regular expression: ${(error as Error).message}`, hint: 'Fix the pattern (JavaScript syntax; (?P<name>) and a leading (?i) are accepted).' });
+      out.push({ severity: 'error', path: [...check.origin, key], message: `not a valid regular expression: ${(error as Error).message}`, hint: 'Fix the pattern (RE2 syntax, matched in linear time: (?P<name>), (?i) work; look-around and back-references do not).' });
     }
   }
   return out;

@@ -44,11 +44,21 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
     else procedures.set(procedure.name, path);
   });
 
+  // One answer per unknown name: 3,000 users with the same typo must not cost 3,000 searches.
+  const unknownProcedure = new Map<string, { message: string; hint: string }>();
   const checkReference = (name: string | undefined, path: ConfigPath) => {
     if (name === undefined || procedures.has(name)) return;
-    const declared = [...procedures.keys()];
-    report('error', path, `unknown procedure "${name}"${didYouMean(name, declared)}`,
-      declared.length ? `Declared procedures: ${declared.join(', ')}.` : 'No procedure is declared: add it under "procedures".');
+    let said = unknownProcedure.get(name);
+    if (!said) {
+      const declared = [...procedures.keys()];
+      const listed = declared.length <= MAX_LISTED ? declared.join(', ') : `${declared.slice(0, MAX_LISTED).join(', ')} and ${declared.length - MAX_LISTED} more`;
+      said = {
+        message: `unknown procedure "${name}"${didYouMean(name, declared)}`,
+        hint: declared.length ? `Declared procedures: ${listed}.` : 'No procedure is declared: add it under "procedures".',
+      };
+      unknownProcedure.set(name, said);
+    }
+    report('error', path, said.message, said.hint);
   };
 
   const users = new Map<string, ConfigPath>();
@@ -77,6 +87,7 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
     }
     if (Array.isArray(object.extractions)) {
       object.extractions.forEach((extraction, index) => {
+        if (isObject(extraction)) checkName(extraction.name, [...path, 'extractions', index, 'name'], 'an extraction');
         const regex = isObject(extraction) ? extraction.regex : undefined;
         if (typeof regex === 'string') checkRegex(regex, [...path, 'extractions', index, 'regex']);
         if (isObject(extraction) && extraction.key === '' && (extraction.location !== 'query' || typeof regex !== 'string')) {
@@ -86,16 +97,32 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
       });
     }
     if (Array.isArray(object.variables)) checkVariableNames(object.variables, [...path, 'variables']);
+    else if (isObject(object.variables)) for (const name of Object.keys(object.variables)) checkName(name, [...path, 'variables', name], 'a variable');
+    if (Array.isArray(object.injections)) {
+      object.injections.forEach((injection, index) => {
+        if (!isObject(injection) || typeof injection.key !== 'string') return;
+        const reserved = injection.key.split('.').find((segment) => RESERVED_NAMES.has(segment));
+        if (reserved !== undefined && injection.location === 'body') {
+          report('error', [...path, 'injections', index, 'key'], `"${reserved}" cannot be a segment of a body path`,
+            'Rename the field: __proto__, constructor and prototype reach into JavaScript objects themselves.');
+        }
+      });
+    }
   });
+
+  /** Names that would read or write an object's prototype where variables are kept by name. */
+  function checkName(name: unknown, path: ConfigPath, what: string): void {
+    if (typeof name === 'string' && RESERVED_NAMES.has(name)) {
+      report('error', path, `"${name}" cannot be the name of ${what}`, 'Choose another name: __proto__, constructor and prototype are reserved.');
+    }
+  }
 
   function checkRegex(source: string, path: ConfigPath): void {
     try {
       compileUserRegex(source);
     } catch (error) {
-      const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
-      const python = source.includes('(?P=');
-      report('error', path, `invalid regular expression: ${reason}`,
-        python ? 'Python back-references (?P=name) are written \\k<name> in JavaScript.' : 'Regexes use JavaScript syntax (Python named groups (?P<name>...) are accepted).');
+      report('error', path, `invalid regular expression: ${(error as Error).message}`,
+        'Regexes use RE2 syntax: JavaScript\'s and Python\'s common ground (named groups (?P<name>...) or (?<name>...), inline flags (?i)), matched in linear time; no look-around, no back-references.');
     }
   }
 
@@ -104,6 +131,7 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
     list.forEach((variable, index) => {
       const name = isObject(variable) ? variable.name : undefined;
       if (typeof name !== 'string') return;
+      checkName(name, [...path, index, 'name'], 'a variable');
       const first = seen.get(name);
       if (first === undefined) seen.set(name, index);
       else report('error', [...path, index, 'name'], `variable "${name}" is declared twice, first at ${firstAt([...path, first])}`, 'Keep one of them.');
@@ -112,6 +140,11 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
 
   return issues;
 }
+
+/** Names listed in a hint: an error must stay readable (and small) whatever the config's size. */
+const MAX_LISTED = 8;
+
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 function hasContent(credentials: object | undefined): boolean {
   return credentials !== undefined && Object.values(credentials).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));

@@ -30,6 +30,8 @@ export interface TextEdit {
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A `${` with no `}` after it: kept as text it would hide a typo. */
+const UNTERMINATED = /\$\{[^}]*$/;
 
 /**
  * The environment a config sees: the real environment, plus the `.env` file in `dir` for the names
@@ -78,6 +80,17 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
     let cursor = 0;
     let failed = false;
     const edits: TextEdit[] = [];
+    const open = UNTERMINATED.exec(value.replace(/\$\$\{/g, '  '));
+    if (open) {
+      const at = source.indexOf('${', Math.max(0, source.length - (value.length - open.index) - 1));
+      result.issues.push({
+        severity: 'error', path, location: map.at((node.range?.[0] ?? 0) + Math.max(at, 0)),
+        message: 'a "${" is not closed by "}"',
+        hint: 'Close the reference (${NAME}), or write $${ for a literal ${.',
+      });
+      result.failedPaths.add(formatPath(path));
+      return;
+    }
     const replaced = value.replace(REFERENCE, (match, name: string | undefined) => {
       if (name === undefined) return '${';
       const found = source.indexOf(match, cursor);
@@ -92,7 +105,8 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
         });
         return match;
       }
-      const substitute = env[name];
+      // Own properties only: `${constructor}` is an unset variable, not Object's constructor.
+      const substitute = Object.hasOwn(env, name) ? env[name] : undefined;
       if (substitute === undefined) {
         result.issues.push({
           severity: 'error', path, location: map.at(offset),

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigInvalidError, MultiAuthError, type ConfigIssue, type SourceLocation } from '../core/errors.js';
@@ -11,6 +10,7 @@ import { AuthConfig } from './schema/index.js';
 import { isObject } from './schema-at.js';
 import { SourceMap } from './source-map.js';
 import { syntaxIssues } from './syntax.js';
+import { checkDocumentShape, checkExpandedSize, CONFIG_LIMITS, readConfigFile } from './limits.js';
 export { CONFIG_FILE_NAMES, findConfigFile } from '../core/config-file.js';
 
 /** A config file that was read, env-substituted and validated (schema and cross-checks). */
@@ -65,16 +65,7 @@ export function loadConfig(file: string, options: LoadOptions = {}): LoadedConfi
       hint: 'Name the config file *.yaml, *.yml or *.json.',
     });
   }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: ${reason}`, {
-      hint: 'Check the path, or create the file (see docs/format.md); choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
-    });
-  }
+  const text = readConfigFile(file);
   return parseConfig(text, file, { ...options, dotenvDir: dirname(file) });
 }
 
@@ -93,7 +84,9 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
   const lineCounter = new LineCounter();
   // logLevel 'error': yaml would print a process warning (quoting the file's text) for a key that is a
   // map or a list; such a key becomes a string key that the schema then reports where it is.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true, logLevel: 'error' });
+  // uniqueKeys: false: yaml's check is quadratic; duplicates are found in one pass instead.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: false, logLevel: 'error' });
+  if (doc.errors.length === 0) checkDocumentShape(doc);
   const map = new SourceMap(doc, lineCounter, file, text);
 
   const syntax = syntaxIssues(doc, map, extname(file).toLowerCase() === '.json');
@@ -109,13 +102,14 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
   const issues: ConfigIssue[] = [...syntax, ...substitution.issues.filter((i) => !deferred.includes(i))];
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 1000 });
+    data = doc.toJS({ maxAliasCount: CONFIG_LIMITS.aliasCount });
   } catch (error) {
     const issue: ConfigIssue = {
       severity: 'error', path: [], location: map.at(0), message: lowerFirst((error as Error).message), hint: 'Use fewer aliases (*name).',
     };
     throw new ConfigInvalidError(file, [issue], 'CONFIG_SYNTAX');
   }
+  checkExpandedSize(data, file);
   let config: AuthConfig | undefined;
   if (!isObject(data)) {
     issues.push({

@@ -12,6 +12,8 @@ const HINTS: Partial<Record<YAMLError['code'], string>> = {
   BLOCK_AS_IMPLICIT_KEY: 'Check for a missing ":" or a wrong indentation on this line or the one before.',
   MULTILINE_IMPLICIT_KEY: 'A key must fit on one line: check for a missing ":" or quote on the line before.',
   MULTIPLE_DOCS: 'Keep one document per file: remove the second "---".',
+  RESOURCE_EXHAUSTION: 'Nest less: the format needs about a dozen levels.',
+  IMPOSSIBLE: 'Rename the key: __proto__ would reach into the objects it is read into.',
   BAD_DQ_ESCAPE: 'In double quotes a backslash starts an escape: write \\\\ for a backslash, or use single quotes.',
 };
 

@@ -10,6 +10,8 @@ export const ErrorCode = {
   CONFIG_NOT_FOUND: 'CONFIG_NOT_FOUND',
   /** The config file is not valid YAML or JSON. */
   CONFIG_SYNTAX: 'CONFIG_SYNTAX',
+  /** The config exceeds a limit (size, expanded aliases) or is not a regular file. */
+  CONFIG_LIMIT: 'CONFIG_LIMIT',
   /** The config does not match the format (schema or cross-checks). */
   CONFIG_INVALID: 'CONFIG_INVALID',
   /** `${NAME}` names an environment variable that is not set. */
@@ -52,6 +54,8 @@ export const ErrorCode = {
   DIGEST_UNSUPPORTED: 'DIGEST_UNSUPPORTED',
   /** The session cache could not be read, written or locked. */
   SESSION_CACHE: 'SESSION_CACHE',
+  /** A bug of this package met during a sign-in (reported with the user and step, never a stack). */
+  INTERNAL: 'INTERNAL',
   /** A command-line usage mistake. */
   CLI_USAGE: 'CLI_USAGE',
 } as const;

@@ -80,11 +80,29 @@ export function setPath(root: Record<string, unknown>, path: string, value: unkn
     }
     const object = current as Record<string, unknown>;
     if (last) {
-      object[segment] = value;
+      setOwn(object, segment, value);
       return;
     }
-    const next = object[segment];
-    current = isPlainObject(next) || Array.isArray(next) ? next : (object[segment] = {}) as Record<string, unknown>;
+    const next = Object.hasOwn(object, segment) ? object[segment] : undefined;
+    if (isPlainObject(next) || Array.isArray(next)) current = next;
+    else {
+      const created: Record<string, unknown> = {};
+      setOwn(object, segment, created);
+      current = created;
+    }
+  }
+}
+
+/**
+ * Sets an own property, whatever its name: `__proto__` (and `constructor`, `prototype`) are plain
+ * keys of the body, never a way into the prototype chain (paths come from configs and bodies from
+ * servers: both untrusted).
+ */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' || !Object.hasOwn(object, key) && key in object) {
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    object[key] = value;
   }
 }
 

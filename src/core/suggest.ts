@@ -17,10 +17,13 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
     const other = candidate.toLowerCase();
     if (other === lower) return candidate;
     if (Math.max(lower.length, other.length) < 3) continue;
-    const distance = editDistance(lower, other);
     const allowed = Math.max(1, Math.floor(Math.max(input.length, candidate.length) / 3));
     const extended = Math.min(lower.length, other.length) >= 3 &&
       (lower.startsWith(other) || other.startsWith(lower) || lower.endsWith(other) || other.endsWith(lower));
+    // The distance is at least the difference in length: most candidates end here, cheaply.
+    if (!extended && Math.abs(lower.length - other.length) > Math.min(allowed, bestDistance)) continue;
+    if (lower.length > 200 || other.length > 200) continue;
+    const distance = editDistance(lower, other);
     if ((distance <= allowed || extended) && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -1,6 +1,7 @@
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/index.js';
 import { withContext } from '../../core/error-context.js';
+import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { emptySession } from '../session/apply.js';
@@ -94,7 +95,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      throw withContext(error, { context: { ...base, step: index, stepKind: stepKind(op) } }, run.redactor);
+      throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) } }, run.redactor);
     }
   }
 
@@ -135,4 +136,17 @@ function producedVariables(scope: Record<string, string>, produced: Set<string>,
 /** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */
 function stepKind(op: PlanOperation): string {
   return op.tech === 'http' && op.source ? op.source.kind : op.tech;
+}
+
+/**
+ * Any error met in a step as a `MultiAuthError`: a bug (a `TypeError`, a `RangeError` from data the
+ * code did not expect) must still name the user and step, never print a stack trace.
+ */
+function asMultiAuthError(error: unknown): unknown {
+  if (error instanceof MultiAuthError) return error;
+  const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split('\n')[0]!.slice(0, 300);
+  return new MultiAuthError('INTERNAL', `internal error: ${text}`, {
+    cause: error,
+    hint: 'This is a bug of playwright-multiauth, met on this data: please report it with the config\'s shape and the server\'s answer (without secrets).',
+  });
 }

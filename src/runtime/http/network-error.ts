@@ -58,6 +58,13 @@ export function networkError(
       hint: 'Point the operation at the endpoint that returns the token, not at a page or a download.',
     });
   }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
+    return new MultiAuthError('AUTH_NETWORK', 'the response headers are larger than this client accepts', {
+      context,
+      cause,
+      hint: 'The server (or a proxy before it) sent oversized headers, often too many or too large cookies: check what it sets for this request.',
+    });
+  }
   const text = describe(cause);
   const proxyStatus = /Proxy response \((\d{3})\)/.exec(text)?.[1];
   if (state.proxy && proxyStatus) {

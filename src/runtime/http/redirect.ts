@@ -54,3 +54,34 @@ export function redirectedRequest(
   if (!toGet && request.body !== undefined) next.body = request.body;
   return next;
 }
+
+/**
+ * Why a redirect must not be followed, or undefined when it may: a target that is not http(s)
+ * (`file:`, `javascript:`, a custom scheme), or a link-local address (169.254.0.0/16, fe80::/10:
+ * cloud metadata services live there) that the config itself did not name (`configured`, the
+ * request's first URL). No request goes anywhere the config did not name.
+ *
+ * @example
+ * refusedRedirect(302, 'http://169.254.169.254/latest/meta-data/', 'https://app.test/login');
+ * // 'a redirect to a link-local address (169.254.169.254), where cloud metadata services answer'
+ */
+export function refusedRedirect(status: number, location: string | undefined, requestUrl: string, configured: string): string | undefined {
+  if (!REDIRECT_STATUSES.has(status) || location === undefined) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, requestUrl);
+  } catch {
+    return undefined;
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return `a redirect to a ${target.protocol} URL (only http and https are followed)`;
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (isLinkLocal(host) && new URL(configured).hostname.replace(/^\[|\]$/g, '') !== host) {
+    return `a redirect to a link-local address (${host}), where cloud metadata services answer`;
+  }
+  return undefined;
+}
+
+function isLinkLocal(host: string): boolean {
+  if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  return /^fe[89ab][0-9a-f]?:/i.test(host) || /^::ffff:169\.254\./i.test(host) || /^::ffff:a9fe:/i.test(host);
+}

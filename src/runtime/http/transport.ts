@@ -6,7 +6,7 @@ import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
 import { dispatcherFor } from './dispatcher.js';
 import { networkError } from './network-error.js';
 import { readBodyText } from './read-body.js';
-import { redirectedRequest } from './redirect.js';
+import { redirectedRequest, refusedRedirect } from './redirect.js';
 import { requestTarget } from './request-target.js';
 import { processRetryPolicy, withRetries, type AttemptProgress } from './retry.js';
 import type { ResolvedRequest, SendOptions } from './types.js';
@@ -55,7 +55,15 @@ async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: numbe
         throw new Error('deadline passed between redirects');
       }
       const response = await exchange(current, opts, left, observation, progress);
-      const next = redirectedRequest(current, response.status, headerValue(response.headers, 'location'));
+      const location = headerValue(response.headers, 'location');
+      const refusal = opts.followRedirects === 0 ? undefined : refusedRedirect(response.status, location, current.url, req.url);
+      if (refusal) {
+        throw new MultiAuthError('AUTH_REDIRECT', `refused ${refusal}`, {
+          context: { method: current.method, url: redactedUrl(current.url), status: response.status },
+          hint: 'A sign-in follows redirects to http(s) addresses the config could have named; set follow_redirects: 0 to stop at this response and extract from its Location header.',
+        });
+      }
+      const next = redirectedRequest(current, response.status, location);
       if (!next || opts.followRedirects === 0) return observation;
       if (hops >= opts.followRedirects) {
         throw new MultiAuthError('AUTH_REDIRECT', `more than ${opts.followRedirects} redirect${opts.followRedirects === 1 ? '' : 's'}`, {
@@ -68,6 +76,7 @@ async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: numbe
     }
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? error;
+    if (error instanceof ExchangeTimeout) timedOut = true;
     throw networkError(error, { method: current.method, url: redactedUrl(current.url) }, { timedOut, timeoutMs: opts.timeoutMs, proxy: opts.proxy });
   }
 }
@@ -87,6 +96,7 @@ async function exchange(
 
   const { origin, path } = requestTarget(req.url);
   const dispatcher = dispatcherFor({ insecure: opts.insecure, proxy: opts.proxy, connectTimeoutMs: opts.timeoutMs, clientCertificates: opts.clientCertificates });
+  const sentAt = Date.now();
   // The dispatcher's own `request`: undici's top-level one would parse the URL again.
   const response = await dispatcher.request({
     origin,
@@ -107,13 +117,29 @@ async function exchange(
     const setCookies = responseHeaders.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
     observation.cookies.push(...(await storeSetCookies(opts.jar, req.url, setCookies)));
   }
-  const body =
-    req.method === 'HEAD'
+  // undici's bodyTimeout bounds the gap between chunks only: a server that sends a byte every
+  // half second would hold the sign-in for ever. This bounds the whole body by the deadline.
+  const stream = response.body as unknown as Readable;
+  const timer = setTimeout(() => stream.destroy(new ExchangeTimeout()), Math.max(1, timeoutMs - (Date.now() - sentAt)));
+  let body: string;
+  try {
+    body = req.method === 'HEAD'
       ? await response.body.dump().then(() => '')
-      : await readBodyText(response.body as unknown as Readable, headerValue(responseHeaders, 'content-encoding', true));
+      : await readBodyText(stream, headerValue(responseHeaders, 'content-encoding', true));
+  } finally {
+    clearTimeout(timer);
+  }
   const observed: ObservedResponse = { url: req.url, status: response.statusCode, headers: responseHeaders, body };
   observation.responses.push(observed);
   return observed;
+}
+
+/** The exchange's deadline passed while its body was still arriving. */
+class ExchangeTimeout extends Error {
+  override readonly name = 'ExchangeTimeout';
+  constructor() {
+    super('the response body was still arriving when the timeout ran out');
+  }
 }
 
 /** The request's headers with the jar's cookies for its URL added to (or after) its own `Cookie`. */

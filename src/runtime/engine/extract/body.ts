@@ -159,16 +159,20 @@ function asText(value: unknown): string | undefined {
  * property's own value is searched before its later siblings.
  */
 function findDepthFirst(node: unknown, accept: (name: string, value: unknown) => boolean): unknown {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const found = findDepthFirst(item, accept);
-      if (found !== undefined) return found;
-    }
-  } else if (isPlainObject(node)) {
-    for (const [name, value] of Object.entries(node)) {
-      if (accept(name, value) && value !== null) return value;
-      const found = findDepthFirst(value, accept);
-      if (found !== undefined) return found;
+  // An explicit stack: a server's JSON may be nested thousands deep (recursion would overflow).
+  // Children go on in reverse so they come off in document order, as a recursive walk visits them.
+  const stack: Array<{ value: unknown; name?: string }> = [{ value: node }];
+  while (stack.length) {
+    const { value, name } = stack.pop()!;
+    if (name !== undefined && accept(name, value) && value !== null) return value;
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index] });
+    } else if (isPlainObject(value)) {
+      const entries = Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index]!;
+        stack.push({ value: item, name: key });
+      }
     }
   }
   return undefined;

@@ -1,23 +1,23 @@
-import { compileUserRegex } from '../../../core/regex.js';
+import { compileUserRegex, type UserRegex } from '../../../core/regex.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 
 /**
- * Compiles an extraction's `regex`. Configs written for the Python original are accepted: the
- * named-group syntax `(?P<name>...)` becomes `(?<name>...)`, and leading inline flags such as
- * `(?i)` or `(?is)` become JavaScript flags.
+ * Compiles an extraction's `regex` (RE2 syntax, linear-time matching: see `compileUserRegex`).
+ * Configs written for the Python original are accepted: `(?P<name>...)` and inline flags such as
+ * `(?i)` are RE2's own.
  *
  * @throws MultiAuthError `CONFIG_INVALID` at `path` when the pattern is not a valid regular expression.
  * @example
  * compileExtractionRegex('(?i)token=(?P<value>[^;]+)', ['procedures', 0]); // /token=(?<value>[^;]+)/i
  */
-export function compileExtractionRegex(pattern: string, path: ConfigPath): RegExp {
+export function compileExtractionRegex(pattern: string, path: ConfigPath): UserRegex {
   try {
     return compileUserRegex(pattern);
   } catch (error) {
     throw new MultiAuthError('CONFIG_INVALID', `invalid regular expression: ${(error as Error).message}`, {
       path,
-      hint: 'Write a JavaScript regular expression; the value is its first capture group (or a group named "value").',
+      hint: 'Write a regular expression in RE2 syntax (as JavaScript\'s, without look-around and back-references); the value is its first capture group (or a group named "value").',
       cause: error,
     });
   }
@@ -29,10 +29,10 @@ export function compileExtractionRegex(pattern: string, path: ConfigPath): RegEx
  * does not match (or the chosen group did not take part in the match).
  *
  * @example
- * matchExtractionRegex(/session=([^;]+)/, 'session=abc; Path=/'); // 'abc'
- * matchExtractionRegex(/\d+/, 'id 42');                             // '42'
+ * matchExtractionRegex(compileUserRegex('session=([^;]+)'), 'session=abc; Path=/'); // 'abc'
+ * matchExtractionRegex(compileUserRegex('\\d+'), 'id 42');                        // '42'
  */
-export function matchExtractionRegex(regex: RegExp, text: string): string | undefined {
+export function matchExtractionRegex(regex: UserRegex, text: string): string | undefined {
   const match = regex.exec(text);
   if (!match) return undefined;
   if (match.groups && Object.hasOwn(match.groups, 'value')) return match.groups.value;

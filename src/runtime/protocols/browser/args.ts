@@ -1,3 +1,4 @@
+import { compileUserRegex } from '../../../core/regex.js';
 import { didYouMean } from '../../../core/suggest.js';
 import { seleniumVariables } from './expand.js';
 import { SELENIUM_KEY_NAMES, seleniumKey } from './keys.js';
@@ -156,7 +157,7 @@ function checkWaitCondition(text: string): string | undefined {
   const condition = /^request_url_contains=(.+)$/s.exec(text);
   if (!condition) return 'expected request_url_contains=REGEX, or a number of seconds';
   try {
-    new RegExp(condition[1] ?? '');
+    compileUserRegex(condition[1] ?? '');
     return undefined;
   } catch (error) {
     return `invalid regular expression: ${(error as Error).message}`;

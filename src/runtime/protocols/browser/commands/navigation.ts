@@ -1,3 +1,4 @@
+import { compileUserRegex } from '../../../../core/regex.js';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { optional, required } from '../args.js';
 import type { CommandRows } from '../command-spec.js';
@@ -101,10 +102,10 @@ export const NAVIGATION_COMMANDS: CommandRows = {
         await sleep(Number(cmd.target || cmd.value || 0) * 1000);
         return;
       }
-      const pattern = new RegExp(condition[1] ?? '');
+      const pattern = compileUserRegex(condition[1] ?? '');
       if (cmd.value) run.startClock(Number(cmd.value) * 1000);
       await run.until(
-        `no request URL matched /${pattern.source}/`,
+        `no request URL matched the regex "${condition[1]}"`,
         async () => ({
           ok: run.observed.urls.some((url) => pattern.test(url)) ||
             run.observed.requests.some((request) => pattern.test(request.url)),
