@@ -62,8 +62,10 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
  * Working on scalars rather than on the raw text means a value can never break the YAML structure
  * and every position stays right. `$${` is a literal `${`. A plain scalar that is exactly `${NAME}`
  * takes the YAML type of the value (`timeout: ${T}` with `T=30` is a number; an empty value stays
- * an empty string); quoted scalars stay strings. Selenium IDE commands are left alone: there
- * `${name}` is Selenium's own variable syntax.
+ * an empty string); quoted scalars stay strings. In Selenium IDE commands, `${name}` is also
+ * Selenium's own variable syntax: a name the config declares, stores or extracts (and `KEY_*`,
+ * `nbsp`) keeps that meaning (a warning says so when the environment has it too); any other is
+ * the environment's, as everywhere else.
  *
  * @example
  * const result = substituteEnv(doc, { TOKEN: 'abc' }, sourceMap, 'set it in .env');
@@ -73,14 +75,16 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
   const result: EnvSubstitution = { issues: [], failedPaths: new Set(), used: new Map(), edits: [] };
   const text = map.source;
 
-  const substituteScalar = (node: Scalar, path: ConfigPath, isKey: boolean): void => {
+  let seleniumNames: ReadonlySet<string> | undefined;
+  const substituteScalar = (node: Scalar, path: ConfigPath, isKey: boolean, selenium = false): void => {
     if (typeof node.value !== 'string' || !node.value.includes('${')) return;
     const value = node.value;
     const source = node.range ? text.slice(node.range[0], node.range[1]) : '';
     let cursor = 0;
     let failed = false;
     const edits: TextEdit[] = [];
-    const open = UNTERMINATED.exec(value.replace(/\$\$\{/g, '  '));
+    // In a browser command, a `${` may open a JavaScript template literal of a script.
+    const open = selenium ? undefined : UNTERMINATED.exec(value.replace(/\$\$\{/g, '  '));
     if (open) {
       const at = source.indexOf('${', Math.max(0, source.length - (value.length - open.index) - 1));
       result.issues.push({
@@ -96,6 +100,22 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
       const found = source.indexOf(match, cursor);
       if (found >= 0) cursor = found + match.length;
       const offset = (node.range?.[0] ?? 0) + Math.max(found, 0);
+      if (selenium) {
+        // Selenium IDE's own variables (and keys) keep their meaning; only other names are the environment's.
+        seleniumNames ??= seleniumVariableNames(doc);
+        const own = Object.hasOwn(env, name) && env[name] !== undefined;
+        if (!NAME.test(name) || /^KEY_[A-Z0-9_]+$/.test(name) || name === 'nbsp') return match;
+        if (seleniumNames.has(name)) {
+          if (own) {
+            result.issues.push({
+              severity: 'warning', path, location: map.at(offset),
+              message: `\${${name}} is read as the Selenium variable ${name} (the config declares, stores or extracts it), not as the environment variable`,
+              hint: `Rename one of them; write {{${name}}} for the variable, or rename the environment variable to use it here.`,
+            });
+          }
+          return match;
+        }
+      }
       if (!NAME.test(name)) {
         failed = true;
         result.issues.push({
@@ -133,7 +153,7 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
 
   const walk = (node: unknown, path: Array<string | number>): void => {
     if (isAlias(node)) return;
-    if (isScalar(node)) return substituteScalar(node, path, false);
+    if (isScalar(node)) return substituteScalar(node, path, false, inSelenium(path));
     if (isSeq(node)) {
       node.items.forEach((item, index) => walk(item, [...path, index]));
       return;
@@ -143,7 +163,7 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
         if (!isPair(pair)) continue;
         if (isScalar(pair.key)) substituteScalar(pair.key, [...path, keyOf(pair.key)], true);
         const childPath = [...path, keyOf(pair.key)];
-        if (!isSeleniumCommands(childPath)) walk(pair.value, childPath);
+        walk(pair.value, childPath);
       }
     }
   };
@@ -152,10 +172,57 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
   return result;
 }
 
-/** `...project.tests[i].commands`: Selenium IDE's own `${var}` syntax lives below it. */
-function isSeleniumCommands(path: ConfigPath): boolean {
-  const n = path.length;
-  return n >= 4 && path[n - 1] === 'commands' && typeof path[n - 2] === 'number' && path[n - 3] === 'tests' && path[n - 4] === 'project';
+/** Below `...project.tests[i].commands`: Selenium IDE's own `${var}` syntax lives there. */
+function inSelenium(path: ConfigPath): boolean {
+  for (let i = 3; i < path.length; i++) {
+    if (path[i] === 'commands' && typeof path[i - 1] === 'number' && path[i - 2] === 'tests' && path[i - 3] === 'project') return true;
+  }
+  return false;
+}
+
+/** Commands whose `value` (else `target`) names the variable they set, besides every `store*`. */
+const STORING = new Set(['executescript', 'executeasyncscript']);
+
+/**
+ * Every name the config gives a Selenium variable: declared variables (lists and maps), extraction
+ * names (a later browser step sees them), what `store*` and `executeScript` commands store, window
+ * handle names, and the names every sign-in has (`username`, `password`, `totp_secret`, the
+ * per-sign-in values). Read from the document before substitution, without recursion.
+ */
+function seleniumVariableNames(doc: Document): ReadonlySet<string> {
+  const names = new Set(['username', 'password', 'totp_secret', 'pkce_verifier', 'pkce_challenge', 'state', 'nonce', 'authorization_code']);
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return names;
+  }
+  const stack: unknown[] = [data];
+  while (stack.length) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const object = value as Record<string, unknown>;
+    if (Array.isArray(object.variables)) {
+      for (const item of object.variables) if (item && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string') names.add((item as { name: string }).name);
+    } else if (object.variables && typeof object.variables === 'object') {
+      for (const name of Object.keys(object.variables)) names.add(name);
+    }
+    if (Array.isArray(object.extractions)) {
+      for (const item of object.extractions) if (item && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string') names.add((item as { name: string }).name);
+    }
+    if (typeof object.command === 'string') {
+      const command = object.command.replace(/\s+/g, '').toLowerCase();
+      const stored = typeof object.value === 'string' && object.value.trim() !== '' ? object.value : object.target;
+      if ((command.startsWith('store') || STORING.has(command)) && typeof stored === 'string') names.add(stored.trim());
+      if (typeof object.windowHandleName === 'string') names.add(object.windowHandleName);
+    }
+    for (const child of Object.values(object)) stack.push(child);
+  }
+  return names;
 }
 
 /** Resolves text as the document's schema would resolve a plain scalar (number, boolean, null, string). */

@@ -1,6 +1,6 @@
 import type { WebdriverPreset } from '../../config/index.js';
 import type { PlanBrowserOperation, PlanProcedure } from '../plan.js';
-import { planExtractions, planInjections, presetCredentials } from '../normalize.js';
+import { planExtractions, planInjections, presetCredentials, variablesRecord } from '../normalize.js';
 import { presetProcedureName, presetUser, type PresetOutput, type PresetSite } from './preset-output.js';
 
 /**
@@ -32,7 +32,8 @@ export function compileWebdriverPreset(preset: WebdriverPreset, site: PresetSite
       injections: planInjections(preset.injections, [...site.origin, 'injections']),
     };
     procedures.push(procedure);
-    return presetUser(site, index, user.username, presetCredentials(user), { procedure: procedure.name });
+    const credentials = presetCredentials(user, { username: user.username, ...(user.password === undefined ? {} : { password: user.password }) });
+    return presetUser(site, index, user.username, credentials, { procedure: procedure.name, variables: variablesRecord(user.variables) });
   });
   return { users, procedures, secrets: [] };
 }

@@ -168,6 +168,10 @@ export const WebdriverPreset = z.strictObject({
       username: z.string().min(1),
       /** How long this user's session lasts, and whether a renewal keeps what it does not renew. */
       refresh: PresetUserRefresh.optional(),
+      /** What `{{password}}` (and `${password}`) is in the recorded steps: never sent anywhere else. */
+      password: z.string().optional(),
+      /** Variables the recorded steps see (`{{name}}`, `${name}`). */
+      variables: Variables.optional(),
       project: BrowserProject,
       ...perUser,
     }),
