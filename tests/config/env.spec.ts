@@ -141,7 +141,7 @@ test.describe('environment substitution', () => {
     }
   });
 
-  test('Selenium IDE commands are not substituted, the rest of the project is', () => {
+  test('${NAME} in Selenium IDE commands is the environment\'s unless NAME is a Selenium variable', () => {
     const commands = [
       '              commands:',
       '                - { id: c1, command: open, target: "${BASE}/login" }',
@@ -177,7 +177,7 @@ test.describe('environment substitution', () => {
     const project = preset.users[0]!.project;
     expect(project.url).toBe('https://app.test');
     expect(project.tests[0]?.name).toBe('sign in');
-    const expected = ['${BASE}/login', 'id=user', 'id=pass'];
+    const expected = ['https://app.test/login', 'id=user', 'id=pass'];
     expect(project.tests[0]?.commands.map((c) => c.target)).toEqual(expected);
     expect(project.tests[0]?.commands.map((c) => c.value)).toEqual([undefined, '${username}', '${KEY_ENTER}']);
     const operation = loaded.config.procedures[0]?.operations[0];
