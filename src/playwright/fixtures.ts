@@ -12,7 +12,7 @@ import {
   type TestType,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
-import type { Session } from '../runtime/index.js';
+import { launchDiscovered, type Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
 import { resolveScope } from './scope.js';
@@ -82,13 +82,20 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         env: process.env,
         browser: {
           newContext: async (options?: import('playwright-core').BrowserContextOptions) => {
-            launched ??= playwright[browserName].launch(launchOptions);
+            // Found as the CLI finds one: a project without launchOptions.executablePath still
+            // gets a browser when Playwright's own is not installed (a system Chromium).
+            launched ??= launchDiscovered(
+              (executablePath) => playwright[browserName].launch({ ...launchOptions, ...(executablePath === undefined ? {} : { executablePath }) }),
+              { ...(launchOptions.executablePath ? { given: launchOptions.executablePath } : {}), env: process.env, chromium: browserName === 'chromium' },
+            );
             return (await launched).newContext(options);
           },
         },
       });
       await use(auth);
-      if (launched) await (await launched).close();
+      // A browser that never started was the failing sign-in's error already: not again at teardown.
+      const browser = await launched?.catch(() => undefined);
+      await browser?.close();
     },
     { scope: 'worker', box: true },
   ],

@@ -14,7 +14,7 @@
  */
 import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
-import type { CliBrowserOptions } from './protocols/browser/launch.js';
+import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session, SignInResult } from './session/session.js';
 
 export { findPlanUser } from './engine/find-user.js';
@@ -29,7 +29,7 @@ export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.j
 export { preflight } from './engine/preflight.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
-export type { CliBrowserOptions } from './protocols/browser/launch.js';
+export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
@@ -109,4 +109,15 @@ export async function closeDispatchers(): Promise<void> {
  */
 export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
   return (await import('./protocols/browser/launch.js')).launchBrowserForCli(options);
+}
+
+/**
+ * Launches a browser found the way the CLI finds one (see `launchDiscovered`; loads the browser
+ * runner on first use): for the fixtures' browser sign-ins.
+ *
+ * @example
+ * const browser = await launchDiscovered((executablePath) => playwright.chromium.launch({ executablePath }), { env: process.env, chromium: true });
+ */
+export async function launchDiscovered<B>(launch: (executablePath: string | undefined) => Promise<B>, options: BrowserDiscovery): Promise<B> {
+  return (await import('./protocols/browser/launch.js')).launchDiscovered(launch, options);
 }

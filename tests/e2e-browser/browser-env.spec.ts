@@ -70,3 +70,39 @@ test('bob', async ({ authedRequest }) => {
   expect(result.output).toMatch(/1 passed/);
   expect(demo.counters.signIns).toEqual({ bob: 1 });
 });
+
+// Issue 16, item 2: the fixtures find a browser as the CLI does. This project names no
+// executablePath, and Playwright's own Chromium is not installed here: the sign-in browser is the
+// system's. A path that names nothing is one error naming the user, what was tried and the fixes.
+const NO_EXECUTABLE_CONFIG = `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({ outputDir: 'test-results', reporter: [['json', { outputFile: 'report.json' }], ['list']], use: { baseURL: process.env.DEMO_URL } });
+`;
+const BOB_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'bob' });
+test('bob', async ({ authedRequest }) => {
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
+});
+`;
+
+test('inside a Playwright test without executablePath, the sign-in finds the system Chromium', async ({ demo }) => {
+  demo.clear();
+  const files = { 'playwright.config.ts': NO_EXECUTABLE_CONFIG, 'multiauth.yaml': CONFIG, '.env': `BASE_URL=${demo.url}\nBOB_PASSWORD=bob-password\n`, 'a.spec.ts': BOB_SPEC };
+  const found = await runInlineProject(files, { env: { DEMO_URL: demo.url, MULTIAUTH_BROWSER_PATH: '' } });
+  expect(found.output).toMatch(/1 passed/);
+  expect(demo.counters.signIns).toEqual({ bob: 1 });
+});
+
+test('a browser path that names nothing is one error naming the user, the path and both fixes', async ({ demo }) => {
+  demo.clear();
+  const files = { 'playwright.config.ts': NO_EXECUTABLE_CONFIG, 'multiauth.yaml': CONFIG, '.env': `BASE_URL=${demo.url}\nBOB_PASSWORD=bob-password\n`, 'a.spec.ts': BOB_SPEC };
+  const missing = await runInlineProject(files, { env: { DEMO_URL: demo.url, MULTIAUTH_BROWSER_PATH: '/nonexistent/chromium' } });
+  expect(missing.failed).toBe(1);
+  expect(missing.output).toContain('no browser at /nonexistent/chromium (MULTIAUTH_BROWSER_PATH)');
+  expect(missing.output).toContain('while signing in user "bob"');
+  expect(missing.output).toContain('npx playwright install chromium');
+  expect(missing.output).toContain('launchOptions: { executablePath }');
+  expect(missing.output.split('no browser at /nonexistent/chromium').length - 1).toBe(1);
+  expect(demo.counters.signIns).toEqual({});
+});

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { launchBrowserForCli } from '../../../../src/runtime/protocols/browser/launch.js';
+import type { MultiAuthError } from '../../../../src/core/errors.js';
+import { launchBrowserForCli, launchDiscovered } from '../../../../src/runtime/protocols/browser/launch.js';
 import { startForwardProxy } from '../../../support/proxy.js';
 import { expect, test } from './support.js';
 
@@ -33,4 +34,39 @@ test('a browser path that does not exist is a usage error naming it', async () =
     code: 'CLI_USAGE',
     message: 'no browser at /nowhere/chromium',
   });
+});
+
+// ensure-deps installs Debian's chromium, where discovery looks first.
+const DEBIAN_CHROMIUM = '/usr/lib/chromium/chromium';
+
+test('when no browser starts, one error lists each one tried and the two ways to fix it', async () => {
+  const tried: Array<string | undefined> = [];
+  const error = await launchDiscovered(
+    async (executablePath) => {
+      tried.push(executablePath);
+      throw new Error(`browserType.launch: Executable doesn't exist at ${executablePath ?? '/root/.cache/ms-playwright/chromium-1/chrome'}\n╔══ banner ══╗`);
+    },
+    { env: {}, chromium: true },
+  ).catch((e: unknown) => e);
+  expect(tried[0]).toBeUndefined();
+  expect(tried.slice(1)).toContain(DEBIAN_CHROMIUM);
+  expect(error).toMatchObject({ code: 'BROWSER_STEP_FAILED', message: 'cannot start a browser for the browser sign-in steps' });
+  const { details, hint } = error as MultiAuthError;
+  expect(details[0]).toBe("tried Playwright's own browser: Executable doesn't exist at /root/.cache/ms-playwright/chromium-1/chrome");
+  expect(details).toContain(`tried ${DEBIAN_CHROMIUM}: Executable doesn't exist at ${DEBIAN_CHROMIUM}`);
+  expect(hint).toContain('npx playwright install chromium');
+  expect(hint).toContain('launchOptions: { executablePath }');
+});
+
+test('a non-Chromium browser is Playwright\'s own only; a given executable is the only one tried', async () => {
+  const tried: Array<string | undefined> = [];
+  const fail = async (executablePath: string | undefined) => {
+    tried.push(executablePath);
+    throw new Error('no');
+  };
+  await launchDiscovered(fail, { env: {}, chromium: false }).catch(() => undefined);
+  expect(tried).toEqual([undefined]);
+  tried.length = 0;
+  await launchDiscovered(fail, { given: DEBIAN_CHROMIUM, env: { MULTIAUTH_BROWSER_PATH: '/elsewhere' }, chromium: true }).catch(() => undefined);
+  expect(tried).toEqual([DEBIAN_CHROMIUM]);
 });
