@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { MtlsCertificate } from '../config/index.js';
@@ -17,12 +19,15 @@ import {
   SessionStore,
   cacheDirFor,
   configFile,
+  configOwner,
   digestOf,
   firstInRun,
   openConfig,
   quickConfigKey,
   readRunDigest,
+  removeUnreachableSessions,
   runId,
+  sessionFilePath,
   writeRunDigest,
   type OpenedConfig,
   type SessionSource,
@@ -157,10 +162,11 @@ export class WorkerAuth {
   }
 
   private store(): Promise<SessionStore> {
-    this.sessions ??= this.digestOrOpen().then(({ contentHash }) => new SessionStore(
+    this.sessions ??= this.digestOrOpen().then((digest) => new SessionStore(
       {
         dir: this.locate().cacheDir,
-        scopeKey: this.scopeKey(contentHash),
+        scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
+        owner: configOwner(this.locate().file),
         run: runId(this.options.env),
         redact: (text) => this.redactor.redact(text),
       },
@@ -225,6 +231,7 @@ export class WorkerAuth {
         this.digest = digestOf(opened, runId(this.options.env), true);
         if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
         this.showWarnings(opened, cacheDir);
+        this.tidy(file, cacheDir, this.digest);
         return opened;
       } catch (error) {
         throw toSpecError(error, this.redactor);
@@ -241,6 +248,22 @@ export class WorkerAuth {
     (this.options.warn ?? ((t: string) => process.stderr.write(t)))(text);
   }
 
+  /**
+   * Once per run, by the first worker that opens the config: removes the session files of this
+   * config that no user reaches any more (a user edited or removed), so `.auth/` does not grow
+   * with every edit. Files of either cache mode stay reachable.
+   */
+  private tidy(file: string, cacheDir: string, digest: RunDigest): void {
+    const run = runId(this.options.env);
+    if (!existsSync(cacheDir) || !firstInRun(cacheDir, `tidy\0${file}\0${run}`)) return;
+    const reachable = new Set<string>();
+    digest.users.forEach((user, index) => {
+      const key = digest.userKeys[index] as string;
+      for (const scoped of [key, this.scopeKey(key)]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
+    });
+    removeUnreachableSessions(cacheDir, configOwner(file), reachable);
+  }
+
   private authOptions(): AuthenticateOptions {
     return { redactor: this.redactor, browser: this.options.browser };
   }
@@ -249,9 +272,18 @@ export class WorkerAuth {
    * Sessions are reused across runs while valid unless MULTIAUTH_CACHE=off; then they are shared
    * within this run only.
    */
-  private scopeKey(contentHash: string): string {
+  private scopeKey(userKey: string): string {
     const mode = (this.options.env.MULTIAUTH_CACHE ?? 'on').toLowerCase();
-    if (mode === 'off' || mode === '0' || mode === 'false') return `${contentHash}:run:${runId(this.options.env)}`;
-    return contentHash;
+    if (mode === 'off' || mode === '0' || mode === 'false') return `${userKey}:run:${runId(this.options.env)}`;
+    return userKey;
   }
+}
+
+/**
+ * Each user's cache key from the digest, through `scoped`; a name the config does not have gets
+ * the config's hash (its sign-in fails anyway).
+ */
+function userKeysOf(digest: RunDigest, scoped: (key: string) => string): (user: string) => string {
+  const keys = new Map(digest.users.map((user, index) => [user, digest.userKeys[index] as string]));
+  return (user) => scoped(keys.get(user) ?? digest.contentHash);
 }

@@ -9,7 +9,9 @@ import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 
 export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
-export { sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
+export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
+export { removeUnreachableSessions, type TidyResult } from './tidy-cache.js';
+export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';

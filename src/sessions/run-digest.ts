@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { ensureCacheDir } from './cache-dir.js';
 import type { Plan, PlanUser } from '../compile/index.js';
 import type { OpenedConfig } from './open-config.js';
+import { userCacheKey } from './user-key.js';
 
 /**
  * What the first worker of a run learned by opening the config (reading, validating, compiling it),
@@ -15,10 +16,12 @@ import type { OpenedConfig } from './open-config.js';
 export interface RunDigest {
   /** The run that wrote it ({@link runId}); a digest of another run is not used. */
   run: string;
-  /** The config's content hash (`LoadedConfig.contentHash`): the session cache key. */
+  /** The config's content hash (`LoadedConfig.contentHash`). */
   contentHash: string;
   /** The configured users, in order. */
   users: string[];
+  /** Each user's session cache key ({@link userCacheKey}), in the order of `users`. */
+  userKeys: string[];
   /** The plan's `scope`: origins that receive the injected credentials. */
   scope: string[];
   /** Users whose requests present the config's mTLS certificates. */
@@ -102,7 +105,7 @@ export function readRunDigest(cacheDir: string, key: string, run: string): RunDi
  * session cache directory. A failure to write only costs the others a config opening of their own.
  *
  * @example
- * writeRunDigest('.auth', key, { run: runId(env), contentHash, users, scope, mtlsUsers, checked: true });
+ * writeRunDigest('.auth', key, digestOf(opened, runId(env), true));
  */
 export function writeRunDigest(cacheDir: string, key: string, digest: RunDigest): void {
   try {
@@ -121,7 +124,8 @@ function isDigest(data: unknown): data is RunDigest {
   const d = data as Record<string, unknown>;
   const strings = (v: unknown) => Array.isArray(v) && v.length <= 100_000 && v.every((s) => typeof s === 'string');
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
-    && strings(d.users) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
+    && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
+    && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
     && typeof d.checked === 'boolean';
 }
 
@@ -137,6 +141,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     run,
     contentHash: loaded.contentHash,
     users: plan.users.map((user) => user.name),
+    userKeys: plan.users.map((user) => userCacheKey(plan, user)),
     scope: [...plan.scope],
     mtlsUsers: plan.users.filter((user) => user.mtls).map((user) => user.name),
     staticUsers: plan.users.filter((user) => user.procedure === undefined).map((user) => user.name),

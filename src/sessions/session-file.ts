@@ -5,20 +5,39 @@ import type { SignInResult } from '../runtime/index.js';
 
 /**
  * Bumped when the file layout changes, so old files are ignored instead of misread (and deleted:
- * format 1 files held the config's passwords and static credentials).
+ * format 1 files held the config's passwords and static credentials; format 2 was keyed by the
+ * whole config and named no owner).
  */
-const FORMAT = 2;
+export const SESSION_FILE_FORMAT = 3;
 
-interface SessionFileBody {
+/** What a session file holds. */
+export interface SessionFileBody {
   format: number;
+  /** The user's cache key (`userCacheKey`, plus the run when sessions are kept for one run only). */
   key: string;
+  /** The config that wrote it ({@link configOwner}): a tidy-up removes only its own config's files. */
+  owner?: string;
   session: SignInResult;
 }
 
+/** Names {@link sessionFilePath} gives: the readable part, then 16 hex digits. */
+export const SESSION_FILE_NAME = /^[A-Za-z0-9_.-]{1,40}-[0-9a-f]{16}\.json$/;
+
 /**
- * The cache file of one user under one config: the name carries the user (for people looking at
- * `.auth/`) and a hash of the config content and the user, so that editing the config invalidates
- * every session it made.
+ * The id a config's session files carry: a hash of the config file's absolute path, so that two
+ * configs sharing a cache directory do not remove each other's sessions.
+ *
+ * @example
+ * configOwner('/repo/multiauth.yaml'); // '5d41402abc4b2a76'
+ */
+export function configOwner(configFile: string): string {
+  return createHash('sha256').update(`multiauth-owner\0${configFile}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The cache file of one user: the name carries the user (for people looking at `.auth/`) and a
+ * hash of the user's cache key and name, so that a change to what the user's sign-in depends on
+ * gives another file, and the old one is no longer reachable.
  *
  * @example
  * sessionFilePath('.auth', 'e3b0…', 'alice'); // '.auth/alice-1f2e3d4c5b6a7988.json'
@@ -42,7 +61,7 @@ export function readSessionFile(path: string, scopeKey: string): SignInResult | 
   }
   try {
     const body = JSON.parse(text) as Partial<SessionFileBody>;
-    if (body.format === FORMAT && body.key === scopeKey && isSession(body.session)) return body.session;
+    if (body.format === SESSION_FILE_FORMAT && body.key === scopeKey && isSession(body.session)) return body.session;
   } catch {
     // fall through: unreadable content is treated as no session
   }
@@ -53,10 +72,10 @@ export function readSessionFile(path: string, scopeKey: string): SignInResult | 
 /**
  * Writes what a sign-in produced atomically (temp file, then rename) with mode 0600, so a reader
  * never sees half a file and no other local user can read the tokens. Only a {@link SignInResult}:
- * nothing the config holds is written to disk.
+ * nothing the config holds is written to disk. `owner`: the config that wrote it ({@link configOwner}).
  */
-export function writeSessionFile(path: string, scopeKey: string, session: SignInResult): void {
-  const body: SessionFileBody = { format: FORMAT, key: scopeKey, session };
+export function writeSessionFile(path: string, scopeKey: string, session: SignInResult, owner?: string): void {
+  const body: SessionFileBody = { format: SESSION_FILE_FORMAT, key: scopeKey, ...(owner === undefined ? {} : { owner }), session };
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
   renameSync(temp, path);

@@ -33,10 +33,13 @@ export interface SessionStoreOptions {
   /** The cache directory, e.g. `.auth`. */
   dir: string;
   /**
-   * What cached sessions belong to: the config's content hash, plus a run id when sessions must
-   * not be reused across runs. A file written under another key is ignored.
+   * What a user's cached sessions belong to: the user's cache key (`userCacheKey`: what its
+   * sign-in depends on), plus a run id when sessions must not be reused across runs; one string
+   * for every user, or one per user. A file written under another key is ignored.
    */
-  scopeKey: string;
+  scopeKey: string | ((user: string) => string);
+  /** The config that writes the files (`configOwner`), for tidying up; absent = none named. */
+  owner?: string;
   /** false = keep sessions in memory only (no files, no cross-process sharing). Default true. */
   persist?: boolean;
   /**
@@ -57,7 +60,7 @@ export interface SessionStoreOptions {
  * refreshed file.
  *
  * @example
- * const store = new SessionStore({ dir: '.auth', scopeKey: loaded.contentHash }, provider);
+ * const store = new SessionStore({ dir: '.auth', scopeKey: (user) => keys.get(user)! }, provider);
  * const { session, source } = await store.get('alice'); // source: 'fresh' the first time
  */
 export class SessionStore {
@@ -133,7 +136,8 @@ export class SessionStore {
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
-    const { scopeKey, run } = this.options;
+    const { run } = this.options;
+    const scopeKey = this.keyOf(user);
     const file = this.fileOf(user);
     const cached = readSessionFile(file, scopeKey);
     if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || checkedInRun(file, run, cached))) return { session: cached, source: 'cached' };
@@ -157,7 +161,7 @@ export class SessionStore {
   private renewShared(user: string, dead: SignInResult): Promise<ResolvedSession> {
     const file = this.fileOf(user);
     return this.underLock(file, async () => {
-      const current = readSessionFile(file, this.options.scopeKey);
+      const current = readSessionFile(file, this.keyOf(user));
       if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
       if (current && this.checks(user) && (await this.alive(file, current))) return { session: current, source: 'cached' };
       return this.obtain(user, file, undefined);
@@ -170,7 +174,7 @@ export class SessionStore {
    * run's memory of the failure. Called under the file's lock.
    */
   private async obtain(user: string, file: string, current: SignInResult | undefined): Promise<ResolvedSession> {
-    const { scopeKey, run } = this.options;
+    const { run } = this.options;
     let resolved: ResolvedSession;
     try {
       resolved = current
@@ -180,7 +184,7 @@ export class SessionStore {
       if (run !== undefined && isSignInFailure(error)) writeFailure(failureFilePath(file), run, error, this.options.redact ?? ((t) => t));
       throw error;
     }
-    writeSessionFile(file, scopeKey, resolved.session);
+    writeSessionFile(file, this.keyOf(user), resolved.session, this.options.owner);
     forgetFailure(failureFilePath(file));
     if (this.checks(user)) markChecked(file, run as string, resolved.session);
     return resolved;
@@ -203,8 +207,13 @@ export class SessionStore {
     return this.options.run !== undefined && this.provider.check !== undefined && this.provider.checks?.(user) === true;
   }
 
+  private keyOf(user: string): string {
+    const { scopeKey } = this.options;
+    return typeof scopeKey === 'string' ? scopeKey : scopeKey(user);
+  }
+
   private fileOf(user: string): string {
-    return sessionFilePath(this.options.dir, this.options.scopeKey, user);
+    return sessionFilePath(this.options.dir, this.keyOf(user), user);
   }
 
   private underLock(file: string, work: () => Promise<ResolvedSession>): Promise<ResolvedSession> {

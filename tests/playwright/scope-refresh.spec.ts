@@ -2,8 +2,7 @@ import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, MULTI_CONFIG } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
-import { parseConfig } from '../../src/config/index.js';
-import { sessionFilePath } from '../../src/sessions/index.js';
+import { digestOf, openConfig, sessionFilePath } from '../../src/sessions/index.js';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -91,8 +90,9 @@ test('alice', async ({ authedRequest }) => { expect((await (await authedRequest.
   };
   const first = await runInlineProject({ 'only-config.spec.ts': 'export {};\n', 'multiauth.yaml': MULTI_CONFIG }, { env: demoEnv });
   // What a worker killed mid sign-in leaves: the lock directory, no longer refreshed.
-  const { contentHash } = parseConfig(MULTI_CONFIG, join(first.dir, 'multiauth.yaml'), { env: demoEnv, dotenvDir: first.dir });
-  const lock = `${sessionFilePath(join(first.dir, '.auth'), contentHash, 'alice')}.lock`;
+  const opened = await openConfig({ file: join(first.dir, 'multiauth.yaml'), baseDir: first.dir, env: demoEnv, notFoundHint: '' });
+  const { users, userKeys } = digestOf(opened, 'any', true);
+  const lock = `${sessionFilePath(join(first.dir, '.auth'), userKeys[users.indexOf('alice')]!, 'alice')}.lock`;
   mkdirSync(lock, { recursive: true });
   const old = new Date(Date.now() - 60_000);
   utimesSync(lock, old, old);
