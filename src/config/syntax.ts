@@ -19,6 +19,12 @@ const HINTS: Partial<Record<YAMLError['code'], string>> = {
 
 const UNQUOTED_REFERENCE = /[[{](?:.*[,:])?\s*(\$\{[^}\s]*\}?)/;
 
+/**
+ * `key: value` where the plain (unquoted) value holds ": " itself: a pasted curl command or header
+ * line (`-H 'Content-Type: application/json'`), which YAML reads as a second key on the line.
+ */
+const COLON_IN_PLAIN_VALUE = /^\s*(?:-\s+)?([A-Za-z0-9_.-]{1,100}):[ \t]+(?!['"|>{[&*!#])[^\n]{0,10000}?:[ \t]/;
+
 const MESSAGES: Partial<Record<YAMLError['code'], string>> = {
   MULTIPLE_DOCS: 'the file holds more than one YAML document',
 };
@@ -50,10 +56,14 @@ export function syntaxIssues(doc: Document, map: SourceMap, json: boolean): Conf
       const found = UNQUOTED_REFERENCE.exec(lineAt(map.source, start));
       const reference = found?.[1];
       if (found && reference) location = map.at(lineStart + found.index + found[0].length - reference.length);
+      const colonKey = error.code === 'BLOCK_AS_IMPLICIT_KEY' ? COLON_IN_PLAIN_VALUE.exec(lineAt(map.source, start))?.[1] : undefined;
       const message = duplicate ? duplicateKeyMessage(map, path, start)
         : reference ? `${reference} inside { } or [ ] must be quoted`
+        : colonKey ? `the value of "${colonKey}" holds ": " and is not quoted: YAML reads it as another key`
         : MESSAGES[error.code] ?? withoutSource(lowerFirst(error.message));
-      const hint = reference ? `Write "${reference}" (in quotes): inside { } and [ ], a bare { or } is YAML syntax.` : HINTS[error.code];
+      const hint = reference ? `Write "${reference}" (in quotes): inside { } and [ ], a bare { or } is YAML syntax.`
+        : colonKey ? `Write "${colonKey}: |-" (or ">-") and the value on the lines below, indented; or quote the whole value. A pasted curl command is easiest as such a block.`
+        : HINTS[error.code];
       issues.push({ severity: 'error', path, message, location, ...(hint ? { hint } : {}) });
     }
   }

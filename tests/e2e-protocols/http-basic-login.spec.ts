@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { Redactor } from '../../src/core/redactor.js';
+import { explainPlan } from '../../src/compile/explain.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { applySession } from '../../src/runtime/session/apply.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
@@ -44,4 +45,10 @@ presets:
   const later = applySession(session, { method: 'GET', url: `${relay.url}/api/items`, headers: [] });
   expect(later.headers).toEqual([['X-Signed-In-As', user]]);
   expect(JSON.stringify(session)).not.toContain(password);
+
+  // Issue 16: explain said these users send Basic on every request; it says what was just seen.
+  const explained = explainPlan(plan, new Redactor());
+  expect(explained).toContain('  sends username and password as HTTP Basic on its sign-in requests that have no Authorization\n');
+  expect(explained).not.toContain('on every request');
+  expect(explained).toContain('  inject header X-Signed-In-As: {{who}}');
 });

@@ -181,3 +181,29 @@ test('a wrong password: invalid_grant from the server, the password never shown'
   expect(error.context).toMatchObject({ user: 'alice', status: 400 });
   expect(expectNoSecrets(error, redactor, [wrong, server.clients.post.clientSecret])).toContain('username and password');
 });
+
+// Issue 16: a user refused for a missing scope was told to check its password. oidc-provider's
+// userinfo endpoint refuses a token without `openid` with 403 and a Bearer insufficient_scope challenge.
+test('a user whose token lacks a scope is told which scope, not to check the password', async () => {
+  const { post } = server.clients;
+  const plan = planFromYaml(`
+validation: { url: "${server.url}/me" }
+presets:
+  - type: oauth_userpass
+    url: ${relay.url}/token
+    client_id: ${post.clientId}
+    client_secret: ${yamlString(post.clientSecret)}
+    users:
+      - { username: alice, password: ${yamlString(server.users.alice as string)}, scopes: [openid, api:read] }
+      - { username: bob, password: ${yamlString(server.users.bob as string)}, scopes: [api:read] }
+`);
+  const redactor = new Redactor();
+  await authenticate(plan, 'alice', { redactor });
+  const error = await signInFailure(authenticate(plan, 'bob', { redactor }));
+  expect(error.code).toBe('AUTH_VALIDATION');
+  expect(error.message).toBe('the session check failed: HTTP 403, expected a 2xx status');
+  expect(error.details).toContain('the server says: insufficient_scope: access token missing openid scope (needs scope "openid")');
+  expect(error.hint).toContain('its token lacks a scope this request needs');
+  expect(error.hint).not.toContain('credentials');
+  expectNoSecrets(error, redactor, [server.users.bob as string, post.clientSecret]);
+});

@@ -7,7 +7,8 @@ import { planCertificates } from '../http/client-certificates.js';
 import { newCookieJar } from '../http/cookie-jar.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../http/limits.js';
 import type { RetryPolicy } from '../http/retry.js';
-import { bodyExcerpt } from '../http/status-error.js';
+import { bodyExcerpt, headerValues } from '../http/status-error.js';
+import { bearerRefusal } from '../http/www-authenticate.js';
 import { sendRequest } from '../http/transport.js';
 import { applySession } from '../session/apply.js';
 import type { Session } from '../session/session.js';
@@ -57,14 +58,19 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
   const body = response?.body ?? '';
   const failure = judge(check, status, body.slice(0, MATCHED_CHARS));
   if (!failure) return;
+  // A token the server knows but finds lacking (a scope, a role) is no wrong password.
+  const refusal = response && (status === 401 || status === 403) ? bearerRefusal(headerValues(response, 'www-authenticate')) : undefined;
   throw new MultiAuthError('AUTH_VALIDATION', `the session check failed: ${failure}`, {
     path: check.origin,
     context: { user: user.name, ...(user.procedure === undefined ? {} : { procedure: user.procedure }), method: check.method, url: redactedUrl(check.url), status },
     details: [
+      ...(refusal ? [`the server says: ${options.redactor.redact(refusal.description)}`] : []),
       `body: ${bodyExcerpt(body, options.redactor) || '(empty)'}`,
       ...(options.signInBody === undefined ? [] : [`the sign-in's last response: ${bodyExcerpt(options.signInBody, options.redactor) || '(empty)'}`]),
     ],
-    hint: 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.',
+    hint: refusal?.hint ?? (status === 403
+      ? 'The server knows the session but refuses this user the check\'s URL: the user may lack a role or scope it needs, or the check asks for more than this user may see (pick a URL every user may read).'
+      : 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.'),
   });
 }
 

@@ -2,6 +2,7 @@ import { MultiAuthError, type AuthContext } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Observation, ObservedResponse, RetrySummary } from './observation.js';
 import { describeRetries } from './retry.js';
+import { bearerRefusal } from './www-authenticate.js';
 
 /** How much of a failing response's body an error shows. */
 export const BODY_EXCERPT_CHARS = 500;
@@ -41,7 +42,8 @@ export function httpStatusError(
   retry?: RetrySummary,
 ): MultiAuthError {
   const excerpt = bodyExcerpt(response.body ?? '', redactor);
-  const meaning = response.body ? describe?.(response.body) : undefined;
+  const refusal = response.status === 401 || response.status === 403 ? bearerRefusal(headerValues(response, 'www-authenticate')) : undefined;
+  const meaning = (response.body ? describe?.(response.body) : undefined) ?? refusal?.description;
   const retries = describeRetries(retry);
   return new MultiAuthError('AUTH_HTTP_STATUS', `the server answered HTTP ${response.status}${reason(response.status)}${retries.suffix}`, {
     context: { ...context, status: response.status },
@@ -50,8 +52,18 @@ export function httpStatusError(
       excerpt ? `response body: ${excerpt}` : 'response body: (empty)',
       ...retries.details,
     ],
-    hint: hintFor(response.status),
+    hint: refusal?.hint ?? hintFor(response.status),
   });
+}
+
+/**
+ * Every value of one response header, name compared case-insensitively.
+ *
+ * @example
+ * headerValues(response, 'www-authenticate'); // ['Bearer error="invalid_token"']
+ */
+export function headerValues(response: ObservedResponse, name: string): string[] {
+  return response.headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 }
 
 /**
@@ -87,8 +99,11 @@ function reason(status: number): string {
 }
 
 function hintFor(status: number): string {
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return 'Check the user\'s credentials (username, password, secrets) and that the request sends them where the server expects them.';
+  }
+  if (status === 403) {
+    return 'The server refuses this user here: check the user\'s credentials, and that the user may do this (a role or a scope it lacks is also answered 403).';
   }
   if (status === 404 || status === 405) return 'Check the operation\'s URL and method.';
   if (status === 400 || status === 415 || status === 422) {

@@ -208,9 +208,16 @@ test.describe('regex', () => {
     const error = thrown(() => extract(o, ex({ location: 'header', key: 'x-data', regex: 'missing=(\\w+)' }), where));
     expect(error.code).toBe('EXTRACTION_NOT_FOUND');
     const text = error.render();
-    expect(text).toContain('matched the regex /missing=(\\w+)/');
+    // Issue 16: this said "the value found … matched the regex" when it did not match.
+    expect(error.message).toBe('extraction "token" found nothing: the value found for header "x-data" does not match the regex /missing=(\\w+)/');
     expect(text).not.toContain('abc');
     expect(text).not.toContain('id=42');
+  });
+
+  test('no match among several values says none matches', () => {
+    const several = obs({ responses: [response({ headers: [['X-Data', 'a=1']] }), response({ headers: [['x-data', 'b=2']] })] });
+    const error = thrown(() => extract(several, ex({ location: 'header', key: 'x-data', regex: 'c=(\\d)' }), where));
+    expect(error.message).toBe('extraction "token" found nothing: none of the 2 values found for header "x-data" matches the regex /c=(\\d)/');
   });
 
   test('an invalid regex is a config error at its path', () => {

@@ -70,7 +70,7 @@ function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhe
   const candidates = [...lookup.candidates];
   const reason =
     extraction.regex !== undefined && candidates.length > 0
-      ? `${candidates.length === 1 ? 'the value' : `none of the ${candidates.length} values`} found for ${what} matched the regex /${extraction.regex}/`
+      ? `${candidates.length === 1 ? 'the value found for' : `none of the ${candidates.length} values found for`} ${what} ${candidates.length === 1 ? 'does not match' : 'matches'} the regex /${extraction.regex}/`
       : lookup.reason
         ? `no ${what}: ${lookup.reason()}`
         : `no ${what} in the exchange`;

@@ -1,5 +1,5 @@
 import { MultiAuthError, type AuthContext } from '../../../core/errors.js';
-import { parseAuthChallenges } from './www-authenticate.js';
+import { parseAuthChallenges } from '../../http/www-authenticate.js';
 
 /** The digest algorithms this client answers (RFC 7616 section 3.3, plus MD5 of RFC 2617). */
 export type DigestAlgorithm = 'MD5' | 'MD5-sess' | 'SHA-256' | 'SHA-256-sess';

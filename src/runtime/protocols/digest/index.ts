@@ -4,7 +4,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc7616
  */
-export { parseAuthChallenges, type AuthChallenge } from './www-authenticate.js';
+export { parseAuthChallenges, type AuthChallenge } from '../../http/www-authenticate.js';
 export {
   chooseChallenge,
   DIGEST_ALGORITHMS,

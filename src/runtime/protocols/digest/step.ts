@@ -10,7 +10,7 @@ import {
   withAuthorization,
 } from './answer.js';
 import { parseDigestChallenges } from './challenge.js';
-import { parseAuthChallenges } from './www-authenticate.js';
+import { parseAuthChallenges } from '../../http/www-authenticate.js';
 
 /** Sends one request and reports what was observed; any HTTP status is a result, not an error. */
 export type DigestSend<R extends ResolvedRequest> = (request: R) => Promise<Observation>;

@@ -86,3 +86,42 @@ function readValue(text: string, from: number): { value: string; end: number } {
   }
   return { value, end: i + 1 };
 }
+
+/** What a Bearer challenge's `error` means for the user, by RFC 6750 section 3.1 code. */
+const BEARER_HINTS: Record<string, string> = {
+  insufficient_scope:
+    'The user is signed in, but its token lacks a scope this request needs (named above): ask for it in the user\'s `scopes`, and check that the server grants it to this user and client. The password is not the problem.',
+  invalid_token: 'The server refused the token: it may have expired or been revoked, or be meant for another audience.',
+  invalid_request: 'The server finds the request malformed: check how the token is sent (the injection).',
+};
+
+/** A Bearer challenge's refusal (RFC 6750 section 3.1), as an error shows it. */
+export interface BearerRefusal {
+  /** `insufficient_scope: access token missing openid scope (needs scope "openid")`. */
+  description: string;
+  /** What to do about it, when the code is one RFC 6750 defines. */
+  hint?: string;
+}
+
+/**
+ * The `error` of a `Bearer` challenge in a response's `WWW-Authenticate` headers, with its
+ * `error_description` and the `scope` it needs: what a resource server says when it refuses a
+ * token. Undefined when no Bearer challenge carries an `error`. Each part is cut to 200 characters.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1
+ * @example
+ * bearerRefusal(['Bearer realm="api", error="insufficient_scope", scope="admin"']);
+ * // { description: 'insufficient_scope (needs scope "admin")', hint: 'The user is signed in, but ...' }
+ */
+export function bearerRefusal(wwwAuthenticate: readonly string[]): BearerRefusal | undefined {
+  const challenge = parseAuthChallenges(wwwAuthenticate.slice(0, 20)).find(
+    (c) => c.scheme.toLowerCase() === 'bearer' && typeof c.params.error === 'string' && c.params.error !== '',
+  );
+  if (!challenge) return undefined;
+  const cut = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  const { error, error_description: about, scope } = challenge.params as Record<string, string | undefined>;
+  const code = cut(error as string);
+  const description = `${code}${about ? `: ${cut(about)}` : ''}${scope ? ` (needs scope "${cut(scope)}")` : ''}`;
+  const hint = Object.hasOwn(BEARER_HINTS, code) ? BEARER_HINTS[code] : undefined;
+  return { description, ...(hint === undefined ? {} : { hint }) };
+}
