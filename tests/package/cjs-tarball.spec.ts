@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect } from '../support/demo.js';
+import { ROOT } from '../support/root.js';
+import { withoutRunnerVariables } from '../support/child-playwright.js';
+
+// Issue 16, item 5: the package as a user gets it. The packed tarball is installed into a fresh
+// CommonJS project (`npm init -y`: no "type": "module") beside @playwright/test and TypeScript; its
+// specs type-check, and one API test and one page test run against the demo server. CommonJS
+// projects load this ES module through require(esm) (Node 20.19+, what `engines` says).
+test.describe.configure({ timeout: 240_000 });
+
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string>; engines: { node: string } };
+const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** A command in a child, without blocking the demo server of this process. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+const CONFIG = `
+presets:
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - { location: header, key: Authorization, prefix: Bearer, variable: token }
+    users:
+      - { username: alice, password: "\${ALICE_PASSWORD}" }
+`;
+
+const PLAYWRIGHT_CONFIG = `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  outputDir: 'test-results',
+  reporter: [['list']],
+  use: { baseURL: process.env.DEMO_URL, launchOptions: { executablePath: process.env.CHROMIUM } },
+});
+`;
+
+const API_SPEC = `
+import { test, expect, authUsers } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('api: alice is signed in', async ({ authedRequest }) => {
+  expect(authUsers()).toEqual(['alice']);
+  const me: { user: string } = await (await authedRequest.get('/whoami')).json();
+  expect(me.user).toBe('alice');
+});
+`;
+
+const PAGE_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('page: requests of the page carry alice', async ({ page }) => {
+  await page.goto('/');
+  const me = await page.evaluate(async () => (await fetch('/whoami')).json());
+  expect(me.user).toBe('alice');
+});
+`;
+
+const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['**/*.ts'] });
+
+test('the packed tarball works in a fresh CommonJS project: typecheck, an API test and a page test', async ({ demo }) => {
+  expect(PACKAGE.engines.node).toBe('>=20.19');
+  const dir = mkdtempSync(join(tmpdir(), 'multiauth-cjs-'));
+  const env = { ...withoutRunnerVariables(process.env), CI: '', NO_COLOR: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+  try {
+    const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], ROOT, env);
+    expect(packed.code, packed.output).toBe(0);
+    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+    expect(tarball).toBe(`playwright-multiauth-${PACKAGE.version}.tgz`);
+
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    const init = await run('npm', ['init', '-y'], project, env);
+    expect(init.code, init.output).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
+    // The versions this repository tests with, from npm's cache when it has them.
+    const pins = ['@playwright/test', 'typescript', '@types/node'].map((name) => `${name}@${PACKAGE.devDependencies[name]}`);
+    const installed = await run('npm', ['install', '--prefer-offline', '--no-save', join(dir, tarball as string), ...pins], project, env);
+    expect(installed.code, installed.output).toBe(0);
+
+    // What ships: the docs the README links to, no source map pointing at a missing file.
+    const shipped = join(project, 'node_modules', 'playwright-multiauth');
+    for (const [, link] of readFileSync(join(shipped, 'README.md'), 'utf8').matchAll(/\]\(((?!https?:)[^)#]+)\)/g)) {
+      expect(existsSync(join(shipped, link as string)), `README links to ${link}`).toBe(true);
+    }
+    const files = readdirSync(shipped, { recursive: true }).map(String);
+    expect(files.filter((name) => /(^|\/)(\.env|\.auth|test-results)(\/|$)/.test(name))).toEqual([]);
+    const maps = readdirSync(join(shipped, 'dist'), { recursive: true }).map(String).filter((name) => name.endsWith('.map'));
+    for (const name of maps) {
+      const map = JSON.parse(readFileSync(join(shipped, 'dist', name), 'utf8')) as { sources: string[] };
+      for (const source of map.sources) expect(() => readFileSync(join(shipped, 'dist', name, '..', source)), `${name} -> ${source}`).not.toThrow();
+    }
+
+    writeFileSync(join(project, 'playwright.config.ts'), PLAYWRIGHT_CONFIG);
+    writeFileSync(join(project, 'multiauth.yaml'), CONFIG);
+    writeFileSync(join(project, '.env'), 'ALICE_PASSWORD=alice-password\n');
+    writeFileSync(join(project, 'tsconfig.json'), TSCONFIG);
+    mkdirSync(join(project, 'tests'));
+    writeFileSync(join(project, 'tests', 'api.spec.ts'), API_SPEC);
+    writeFileSync(join(project, 'tests', 'page.spec.ts'), PAGE_SPEC);
+
+    const typecheck = await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project, env);
+    expect(typecheck.code, typecheck.output).toBe(0);
+
+    demo.clear();
+    const suite = await run(process.execPath, [join(project, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--workers=2'], project, { ...env, DEMO_URL: demo.url, CHROMIUM });
+    expect(suite.output).toContain('2 passed');
+    expect(suite.code, suite.output).toBe(0);
+    expect(demo.counters.signIns).toEqual({ alice: 1 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
