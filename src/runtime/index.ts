@@ -29,6 +29,7 @@ export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.j
 export { preflight } from './engine/preflight.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
+export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';

@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { checkCommand } from './check.js';
 import { loginCommand } from './login.js';
 import { schemaCommand } from './schema.js';
 import { usersCommand } from './users.js';
@@ -10,6 +11,7 @@ import { validateCommand } from './validate.js';
 export const commands: readonly Command[] = [
   validateCommand,
   loginCommand,
+  checkCommand,
   usersCommand,
   schemaCommand,
 ];

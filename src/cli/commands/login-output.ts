@@ -4,7 +4,7 @@ import type { Session } from '../../runtime/index.js';
 import { sessionHeaders } from '../../runtime/index.js';
 
 /**
- * The session as `multiauth login --json` prints it (DESIGN.md section 6): `user`, `headers`
+ * The session as `multiauth login --json` prints it (docs/cli.md): `user`, `headers`
  * (`{name: [values]}`), `cookies` (`[{name, value, domain?, path?, ...}]`), `query`, `body`
  * (`{merge?, set}`) and `expiresAt` (Unix ms, or null). Every string is passed through `mask`
  * (the redactor, or nothing with `--reveal`).
@@ -38,8 +38,8 @@ export function sessionText(session: Session, opts: { procedure?: string; now: n
   const { mask } = opts;
   const lines = [
     `user:     ${session.user}`,
-    `how:      ${how(session, opts.procedure)}`,
-    `expires:  ${expiry(session.expiresAt, opts.now)}`,
+    `how:      ${describeHow(opts.procedure, session.origin)}`,
+    `expires:  ${describeExpiry(session.expiresAt, opts.now)}`,
   ];
   const section = (title: string, entries: string[]) => {
     lines.push(`${title}:${entries.length ? '' : ' (none)'}`);
@@ -64,12 +64,25 @@ function headerValue(name: string, value: string, mask: (text: string) => string
   return scheme ? `${scheme[1]} ${mask(scheme[2] as string)}` : mask(value);
 }
 
-function how(session: Session, procedure: string | undefined): string {
-  const verb = session.origin === 'refreshed' ? 'refreshed' : 'signed in';
+/**
+ * How a session came, in words: `signed in by procedure "login"`, `refreshed by ...`, or static
+ * credentials for a user without a procedure.
+ *
+ * @example
+ * describeHow('login', 'signed-in'); // 'signed in by procedure "login"'
+ */
+export function describeHow(procedure: string | undefined, origin: Session['origin']): string {
+  const verb = origin === 'refreshed' ? 'refreshed' : 'signed in';
   return procedure === undefined ? 'static credentials (no sign-in request)' : `${verb} by procedure "${procedure}"`;
 }
 
-function expiry(expiresAt: number | null, now: number): string {
+/**
+ * When a session expires, in words, with the time left.
+ *
+ * @example
+ * describeExpiry(null, Date.now()); // 'never (lasts the run)'
+ */
+export function describeExpiry(expiresAt: number | null, now: number): string {
   if (expiresAt === null) return 'never (lasts the run)';
   const seconds = Math.round((expiresAt - now) / 1000);
   const left = seconds <= 0 ? 'expired' : seconds < 120 ? `in ${seconds} s` : `in ${Math.round(seconds / 60)} min`;

@@ -1,13 +1,14 @@
-import { authenticate, closeDispatchers, findPlanUser, launchBrowserForCli } from '../../runtime/index.js';
+import { authenticate, closeDispatchers, findPlanUser, type SignInEvent } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
-import type { Plan, PlanUser } from '../../compile/index.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { sessionJson, sessionText } from './login-output.js';
+import { stepView } from './step-view.js';
+import { browserFor } from './browser-users.js';
 
 /**
- * `multiauth login USER [-c FILE] [--json] [--reveal]`: signs USER in as the fixtures would and
+ * `multiauth login USER [-c FILE] [--json] [--reveal] [--verbose]`: signs USER in as the fixtures would and
  * prints the session (what every authenticated request will carry), secrets masked unless
  * `--reveal`. Exit 0 signed in; 1 sign-in failed (the error on stderr, redacted); 2 invalid config
  * or unknown user.
@@ -18,17 +19,20 @@ import { sessionJson, sessionText } from './login-output.js';
 export const loginCommand: Command = {
   name: 'login',
   summary: 'sign a user in and print the session (secrets masked unless --reveal)',
-  arguments: 'USER [-c FILE] [--json] [--reveal] [--browser-path P]',
+  arguments: 'USER [-c FILE] [--json] [--reveal] [--verbose] [--browser-path P]',
   description:
     'Signs USER in exactly as the Playwright fixtures do, and prints what every authenticated\n' +
     'request will carry: headers, cookies, query parameters, body fields, and when it expires.\n' +
     'Secret values are masked unless --reveal. --json prints\n' +
-    '{"user","headers","cookies","query","body","expiresAt"} for scripts.\n' +
+    '{"user","headers","cookies","query","body","expiresAt"} for scripts (docs/cli.md).\n' +
+    '--verbose prints each step on stderr as it runs: requests without query values,\n' +
+    'statuses, times, the names of what was extracted, the injections, the session check.\n' +
     'Exit 0 signed in, 1 sign-in failed, 2 invalid config or unknown user.',
   options: {
     config: configOption,
     json: { type: 'boolean', description: 'print the session as JSON' },
     reveal: { type: 'boolean', description: 'print secret values instead of ********' },
+    verbose: { type: 'boolean', short: 'v', description: 'print each step of the sign-in on stderr as it runs (secrets masked)' },
     'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
   },
   positionals: { min: 1, max: 1 },
@@ -40,12 +44,11 @@ export const loginCommand: Command = {
 
     const user = findPlanUser(plan, userName);
     let session;
-    // playwright-core loads only when this user signs in through a browser (the runtime's door loads it lazily).
-    const browser = usesBrowser(plan, user)
-      ? await launchBrowserForCli({ browserPath: values['browser-path'] as string | undefined, env: io.env, proxy: plan.proxy })
-      : undefined;
+    const browser = await browserFor(plan, [user], values['browser-path'] as string | undefined, io);
     try {
-      session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
+      // Masked even with --reveal: the step view names things, it never shows their values.
+      const onEvent = values.verbose ? (event: SignInEvent) => io.stderr.write(stepView(event, (text) => redactor.redact(text))) : undefined;
+      session = await authenticate(plan, user.name, { redactor, browser: browser?.browser, ...(onEvent ? { onEvent } : {}) });
     } catch (error) {
       throw withContext(error, { context: {} }, redactor);
     } finally {
@@ -61,9 +64,3 @@ export const loginCommand: Command = {
     return ExitCode.OK;
   },
 };
-
-/** Whether signing the user in (or refreshing) runs a browser step: only then is one launched. */
-function usesBrowser(plan: Plan, user: PlanUser): boolean {
-  const names = [user.procedure, user.refresh?.procedure].filter((n): n is string => n !== undefined);
-  return names.some((name) => plan.procedures[name]?.operations.some((op) => op.tech === 'browser'));
-}

@@ -11,6 +11,7 @@ import { mergeRefreshed } from './refresh-merge.js';
 import { runProcedure } from './run-procedure.js';
 import type { Session, SignInResult } from '../session/session.js';
 import type { RetryPolicy } from '../http/retry.js';
+import type { SignInEvent } from './sign-in-events.js';
 
 /** Options of {@link authenticate} and {@link refreshSession}. */
 export interface AuthenticateOptions {
@@ -24,6 +25,8 @@ export interface AuthenticateOptions {
   browser?: unknown;
   /** How requests retry transient failures; default the process's policy (`MULTIAUTH_RETRIES`). */
   retry?: RetryPolicy;
+  /** Told each step, the injections and the session check as they happen (names and statuses only). */
+  onEvent?: (event: SignInEvent) => void;
 }
 
 /**
@@ -165,6 +168,7 @@ function signIn(
     browser: run.options.browser,
     retry: run.options.retry,
     ...(run.onResponseBody ? { onResponseBody: run.onResponseBody } : {}),
+    ...(run.options.onEvent ? { onEvent: run.options.onEvent } : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../http/limits.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { bodyExcerpt, headerValues } from '../http/status-error.js';
 import { bearerRefusal } from '../http/www-authenticate.js';
+import type { SignInEvent } from './sign-in-events.js';
 import { sendRequest } from '../http/transport.js';
 import { applySession } from '../session/apply.js';
 import type { Session } from '../session/session.js';
@@ -22,6 +23,8 @@ export interface CheckOptions {
   retry?: RetryPolicy;
   /** The body of the sign-in's last response, when the check follows a sign-in: the error quotes it too. */
   signInBody?: string;
+  /** Told the check's request, status and time (`multiauth login --verbose`). */
+  onEvent?: (event: SignInEvent) => void;
 }
 
 /**
@@ -41,6 +44,7 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
   const check = user.validation;
   if (!check || session.digest) return;
   const request = applySession(session, { method: check.method, url: check.url, headers: [] });
+  const started = performance.now();
   const observation = await sendRequest(
     { method: request.method, url: request.url, headers: request.headers },
     {
@@ -57,6 +61,7 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
   const status = response?.status ?? 0;
   const body = response?.body ?? '';
   const failure = judge(check, status, body.slice(0, MATCHED_CHARS));
+  options.onEvent?.({ kind: 'check', method: check.method, url: redactedUrl(check.url), status, ms: performance.now() - started, ok: !failure });
   if (!failure) return;
   // A token the server knows but finds lacking (a scope, a role) is no wrong password.
   const refusal = response && (status === 401 || status === 403) ? bearerRefusal(headerValues(response, 'www-authenticate')) : undefined;

@@ -15,6 +15,7 @@ import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
+import { exchangeViews, type SignInEvent } from './sign-in-events.js';
 
 /** What one run of a procedure needs besides the plan, the user and the procedure. */
 export interface ProcedureRun {
@@ -30,6 +31,8 @@ export interface ProcedureRun {
   retry?: RetryPolicy;
   /** Told the body of each operation's last response, in order (a failed session check quotes the last). */
   onResponseBody?: (body: string) => void;
+  /** Told each step as it ends, and the injections (names only): `multiauth login --verbose`. */
+  onEvent?: (event: SignInEvent) => void;
 }
 
 /**
@@ -67,8 +70,11 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     const op = procedure.operations[index] as PlanOperation;
     const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
     const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry };
+    const started = performance.now();
+    const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
     try {
       const result = await runStep(op, ctx);
+      const stepExtracted: string[] = [];
       const last = result.observation.responses.at(-1);
       if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
       if (result.variables) {
@@ -84,9 +90,14 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
         run.redactor.add(value);
         scope[extraction.name] = value;
         extractedNames.push(extraction.name);
+        stepExtracted.push(extraction.name);
         produced.add(extraction.name);
         firstExtracted ??= value;
       }
+      run.onEvent?.({
+        kind: 'step', ...view, ...exchangeViews(result.observation), ms: performance.now() - started,
+        extracted: stepExtracted, stored: Object.keys(result.variables ?? {}),
+      });
       if (result.digest) {
         // The username and password are the config's: completeSession puts them back.
         const { username: _username, password: _password, ...challenge } = result.digest;
@@ -95,6 +106,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
+      run.onEvent?.({ kind: 'step-failed', ...view, ms: performance.now() - started });
       throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) } }, run.redactor);
     }
   }
@@ -103,6 +115,9 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   try {
     for (const injection of procedure.injections) {
       inject(session, injection, resolveInjectionValue(injection, scope, firstExtracted, base));
+    }
+    if (procedure.injections.length) {
+      run.onEvent?.({ kind: 'injected', procedure: procedure.name, injections: procedure.injections.map(({ location, key }) => ({ location, key })) });
     }
   } catch (error) {
     throw withContext(error, { context: base }, run.redactor);

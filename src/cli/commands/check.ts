@@ -1,0 +1,152 @@
+import { withContext } from '../../core/error-context.js';
+import { isMultiAuthError, MultiAuthError } from '../../core/errors.js';
+import type { PlanUser } from '../../compile/index.js';
+import { authenticate, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
+import { plural, usableConfig } from '../check-config.js';
+import { configOption, type Command } from '../command.js';
+import { ExitCode } from '../io.js';
+import { browserFor } from './browser-users.js';
+import { describeExpiry, describeHow } from './login-output.js';
+
+/** Sign-ins at once by default: enough to be quick, few enough not to look like an attack. */
+const DEFAULT_PARALLEL = 4;
+const MAX_PARALLEL = 32;
+
+/** How one user's check went, as `--json` prints it. */
+interface UserOutcome {
+  user: string;
+  ok: boolean;
+  /** `signed in by procedure "login"`, `static credentials (no sign-in request)`. */
+  how: string;
+  /** Whether a session check (`validation`) ran after the sign-in. */
+  checked: boolean;
+  ms: number;
+  /** Unix ms, or null: never expires. Absent when the sign-in failed. */
+  expiresAt?: number | null;
+  error?: { code: string; message: string };
+}
+
+/**
+ * `multiauth check [-c FILE] [--json] [--parallel N] [USER...]`: signs every user in (or the
+ * users named), a few at a time, each once, with its session check when it has one, and prints one
+ * line per user in the config's order: how it signed in, how long it took, when the session
+ * expires, or its error. The full errors follow on stderr, masked. Exit 0 when every user signed
+ * in, 1 when any failed, 2 for an invalid config or an unknown user. The command to run first
+ * against a new environment, and in CI before the suite. Nothing is cached.
+ *
+ * @example
+ * await main(['check', '-c', 'multiauth.yaml'], io); // 'ok    alice  signed in by procedure "login", checked  0.21 s  expires ...'
+ */
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'sign every user in (a few at a time) and run their session checks; one line per user',
+  arguments: '[USER...] [-c FILE] [--json] [--parallel N] [--browser-path P]',
+  description:
+    'Signs every user (or each USER named) in once, as the fixtures would, runs its session\n' +
+    'check, and prints one line per user: how it signed in, the time it took, when the session\n' +
+    'expires, or the error (the full errors follow on stderr, secrets masked). Nothing is\n' +
+    'cached. Exit 0 all signed in, 1 any failed, 2 invalid config or unknown user.',
+  options: {
+    config: configOption,
+    json: { type: 'boolean', description: 'print {"ok", "users": [{user, ok, how, checked, ms, expiresAt, error}]}' },
+    parallel: { type: 'string', valueName: 'N', description: `sign-ins at once (default ${DEFAULT_PARALLEL}, at most ${MAX_PARALLEL})` },
+    'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
+  },
+  positionals: { min: 0, max: 10_000 },
+  async run({ values, positionals, io }) {
+    const parallel = parallelOption(values.parallel as string | undefined);
+    const opened = await usableConfig(values.config as string | undefined, io);
+    if (!opened) return ExitCode.INVALID;
+    const { plan, redactor } = opened;
+    const users = positionals.length ? [...new Set(positionals)].map((name) => findPlanUser(plan, name)) : plan.users;
+
+    const browser = await browserFor(plan, users, values['browser-path'] as string | undefined, io);
+    const outcomes: Array<UserOutcome | undefined> = users.map(() => undefined);
+    const errors = new Map<number, MultiAuthError>();
+    let printed = 0;
+    const width = Math.min(24, Math.max(...users.map((user) => user.name.length)));
+    // Lines come out in the config's order, each as soon as it and those before it are done.
+    const flush = (): void => {
+      if (values.json) return;
+      while (printed < users.length && outcomes[printed] !== undefined) {
+        io.stdout.write(redactor.redact(outcomeLine(outcomes[printed] as UserOutcome, width)));
+        printed++;
+      }
+    };
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < users.length) {
+        const index = next++;
+        const user = users[index] as PlanUser;
+        const started = performance.now();
+        const how = describeHow(user.procedure, 'signed-in');
+        const checked = user.validation !== undefined;
+        try {
+          const session: Session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
+          outcomes[index] = { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt };
+        } catch (error) {
+          const failure = asError(withContext(error, { context: {} }, redactor));
+          errors.set(index, failure);
+          outcomes[index] = { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message } };
+        }
+        flush();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(parallel, users.length) }, worker));
+    } finally {
+      await closeDispatchers();
+      await browser?.close();
+    }
+
+    const done = outcomes as UserOutcome[];
+    const failed = done.filter((outcome) => !outcome.ok).length;
+    if (values.json) {
+      io.stdout.write(`${redactor.redact(JSON.stringify({ ok: failed === 0, users: done.map(rounded) }, null, 2))}\n`);
+    } else {
+      io.stdout.write(`${plural(done.length, 'user')}: ${done.length - failed} signed in${failed ? `, ${failed} failed` : ''}\n`);
+    }
+    for (const [index, error] of [...errors].sort(([a], [b]) => a - b)) {
+      io.stderr.write(`\n${done[index]?.user}:\n${redactor.redact(error.render())}\n`);
+    }
+    return failed ? ExitCode.AUTH_FAILED : ExitCode.OK;
+  },
+};
+
+function outcomeLine(outcome: UserOutcome, width: number): string {
+  const name = outcome.user.padEnd(width);
+  const time = seconds(outcome.ms);
+  if (!outcome.ok) return `FAIL  ${name}  ${outcome.error?.code}: ${firstLine(outcome.error?.message ?? '')}  (${time})\n`;
+  const how = outcome.checked ? `${outcome.how}, checked` : outcome.how;
+  return `ok    ${name}  ${how}  ${time}  expires ${describeExpiry(outcome.expiresAt ?? null, Date.now())}\n`;
+}
+
+function rounded(outcome: UserOutcome): UserOutcome {
+  return { ...outcome, ms: Math.round(outcome.ms) };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 200);
+}
+
+/** A bug met while signing one user in is that user's failure, reported as such, not a crash of the rest. */
+function asError(error: unknown): MultiAuthError {
+  if (isMultiAuthError(error)) return error;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new MultiAuthError('INTERNAL', `internal error: ${firstLine(text)}`, { cause: error });
+}
+
+function parallelOption(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PARALLEL;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PARALLEL) {
+    throw new MultiAuthError('CLI_USAGE', `--parallel must be a whole number from 1 to ${MAX_PARALLEL}, got "${raw.slice(0, 20)}"`, {
+      hint: `Pass --parallel N, e.g. --parallel ${DEFAULT_PARALLEL}.`,
+    });
+  }
+  return value;
+}
