@@ -32,6 +32,16 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
+/** The fenced block of the README that comes first after `marker`. */
+function readmeBlock(marker: string, language: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const from = readme.indexOf(marker);
+  const start = readme.indexOf(`\`\`\`${language}\n`, from);
+  const end = readme.indexOf('\n```', start);
+  if (from === -1 || start === -1 || end === -1) throw new Error(`README.md has no ${language} block after "${marker}"`);
+  return readme.slice(start + language.length + 4, end + 1);
+}
+
 const CONFIG = `
 presets:
   - type: http
@@ -50,6 +60,7 @@ presets:
 const PLAYWRIGHT_CONFIG = `
 import { defineConfig } from '@playwright/test';
 export default defineConfig({
+  testDir: 'tests',
   outputDir: 'test-results',
   reporter: [['list']],
   use: { baseURL: process.env.DEMO_URL, launchOptions: { executablePath: process.env.CHROMIUM } },
@@ -78,7 +89,7 @@ test('page: requests of the page carry alice', async ({ page }) => {
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['**/*.ts'] });
 
-test('the packed tarball works in a fresh CommonJS project: typecheck, an API test and a page test', async ({ demo }) => {
+test('the packed tarball works in a fresh CommonJS project: the README\'s quick start, typecheck, an API test and a page test', async ({ demo }) => {
   expect(PACKAGE.engines.node).toBe('>=20.19');
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-cjs-'));
   const env = { ...withoutRunnerVariables(process.env), CI: '', NO_COLOR: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
@@ -119,8 +130,30 @@ test('the packed tarball works in a fresh CommonJS project: typecheck, an API te
     writeFileSync(join(project, 'tests', 'api.spec.ts'), API_SPEC);
     writeFileSync(join(project, 'tests', 'page.spec.ts'), PAGE_SPEC);
 
+    // The README's quick start, as written, in a folder of its own: config, .env, check, spec.
+    const quick = join(project, 'quick');
+    mkdirSync(join(quick, 'tests'), { recursive: true });
+    writeFileSync(join(quick, 'multiauth.yaml'), readmeBlock('**2. Declare the users**', 'yaml'));
+    const dotenv = readmeBlock('**3. Put the secrets in `.env`**', 'bash');
+    expect(dotenv).toBe('BASE_URL=https://staging.example.test\nALICE_PASSWORD=...\nBOB_PASSWORD=...\n');
+    writeFileSync(join(quick, '.env'), `BASE_URL=${demo.url}\nALICE_PASSWORD=alice-password\nBOB_PASSWORD=bob-password\n`);
+    const quickConfig = readmeBlock('**5. Write a spec**', 'ts');
+    expect(quickConfig).toContain("baseURL: 'https://staging.example.test'");
+    writeFileSync(join(quick, 'playwright.config.ts'), quickConfig.replace('https://staging.example.test', demo.url)
+      .replace('use: {', 'outputDir: "test-results", use: { launchOptions: { executablePath: process.env.CHROMIUM },'));
+    writeFileSync(join(quick, 'tests', 'alice.spec.ts'), readmeBlock('// playwright.config.ts', 'ts'));
+
     const typecheck = await run(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project, env);
     expect(typecheck.code, typecheck.output).toBe(0);
+
+    demo.clear();
+    expect(readmeBlock('**4. Check that every user signs in**', 'bash')).toBe('npx multiauth check\n');
+    const check = await run('npx', ['multiauth', 'check'], quick, env);
+    expect(check.code, check.output).toBe(0);
+    expect(check.output).toContain('2 users: 2 signed in');
+    const quickRun = await run(process.execPath, [join(project, 'node_modules', '@playwright', 'test', 'cli.js'), 'test'], quick, { ...env, CHROMIUM });
+    expect(quickRun.code, quickRun.output).toBe(0);
+    expect(quickRun.output).toContain('1 passed');
 
     demo.clear();
     const suite = await run(process.execPath, [join(project, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--workers=2'], project, { ...env, DEMO_URL: demo.url, CHROMIUM });
