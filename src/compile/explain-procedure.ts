@@ -101,7 +101,7 @@ function explainExtraction(extraction: PlanExtraction): string {
   const source =
     extraction.match === 'first-key-ending-token'
       ? `the first string under body "${extraction.key}" whose key ends with "token"`
-      : `${extraction.location} "${extraction.key}"`;
+      : `${extraction.location} "${extraction.key}"${extraction.storageOrigin ? ` of ${extraction.storageOrigin}` : ''}`;
   const regex = extraction.regex === undefined ? '' : `, regex ${extraction.regex}`;
   return `extract ${extraction.name} from ${source}${regex}${extraction.optional ? ' (optional)' : ''}`;
 }
@@ -109,13 +109,16 @@ function explainExtraction(extraction: PlanExtraction): string {
 function explainInjection(injection: PlanInjection): string {
   const value = injection.variable === undefined ? '<first extracted value>' : `{{${injection.variable}}}`;
   const prefix = injection.prefix ?? '';
-  // DESIGN.md: a header prefix that ends in a letter gets one space.
+  // A header prefix that ends in a letter gets one space (see inject).
   const joined = injection.location === 'header' && /[A-Za-z]$/.test(prefix) ? `${prefix} ${value}` : `${prefix}${value}`;
   switch (injection.location) {
     case 'header':
       return `inject header ${injection.key}: ${joined}`;
     case 'body':
       return `inject body field ${injection.key} = ${joined}`;
+    case 'browser_local_storage':
+    case 'browser_session_storage':
+      return `inject ${injection.location === 'browser_local_storage' ? 'localStorage' : 'sessionStorage'} item ${injection.key} of ${injection.storageOrigin}: ${joined} (pages only)`;
     default:
       return `inject ${injection.location} ${injection.key}=${joined}`;
   }

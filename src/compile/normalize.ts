@@ -165,6 +165,8 @@ export function planExtractions(list: readonly TokenExtraction[] | undefined, li
   return (list ?? []).map((extraction, index) => {
     const out: PlanExtraction = { name: extraction.name, location: extraction.location, key: extraction.key, origin: [...listPath, index] };
     if (extraction.regex !== undefined) out.regex = extraction.regex;
+    const storageOrigin = urlOrigin(extraction.origin);
+    if (storageOrigin !== undefined) out.storageOrigin = storageOrigin;
     return out;
   });
 }
@@ -180,6 +182,14 @@ export function planInjections(list: readonly TokenInjection[] | undefined, list
     const out: PlanInjection = { location: injection.location, key: injection.key, origin: [...listPath, index] };
     if (injection.prefix !== undefined) out.prefix = injection.prefix;
     if (injection.variable !== undefined) out.variable = injection.variable;
+    const storageOrigin = urlOrigin(injection.origin);
+    if (storageOrigin !== undefined) out.storageOrigin = storageOrigin;
     return out;
   });
+}
+
+/** `https://a.test/x` -> `https://a.test`, as browsers key storage; the config check refuses what is no http(s) URL. */
+function urlOrigin(text: string | undefined): string | undefined {
+  if (text === undefined || !URL.canParse(text)) return undefined;
+  return new URL(text).origin;
 }

@@ -178,8 +178,10 @@ export interface RequestTemplate {
 export type ResponseDialect = 'graphql' | 'oauth' | 'cognito';
 
 /** An extraction, normalised. */
-export interface PlanExtraction extends TokenExtraction {
+export interface PlanExtraction extends Omit<TokenExtraction, 'origin'> {
   origin: ConfigPath;
+  /** The config's `origin` of a browser storage extraction, as a URL origin (`https://a.test`); absent = any. */
+  storageOrigin?: string;
   /**
    * When true, finding nothing leaves the variable unset instead of failing the step (presets use
    * it for values a server may or may not return, such as `refresh_token` and `expires_in`).
@@ -195,8 +197,10 @@ export interface PlanExtraction extends TokenExtraction {
 }
 
 /** An injection, normalised. */
-export interface PlanInjection extends TokenInjection {
+export interface PlanInjection extends Omit<TokenInjection, 'origin'> {
   origin: ConfigPath;
+  /** The config's `origin` of a browser storage injection, as a URL origin (`https://a.test`). */
+  storageOrigin?: string;
 }
 
 interface OperationBase {

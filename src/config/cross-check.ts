@@ -94,12 +94,14 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
           report('error', [...path, 'extractions', index, 'key'], 'an empty key means "the whole URL": it needs location query and a regex',
             'Name the header, cookie, body path or query parameter to read, or add a regex that picks the value out of the URL.');
         }
+        if (isObject(extraction)) checkStorageOrigin(extraction, [...path, 'extractions', index], false);
       });
     }
     if (Array.isArray(object.variables)) checkVariableNames(object.variables, [...path, 'variables']);
     else if (isObject(object.variables)) for (const name of Object.keys(object.variables)) checkName(name, [...path, 'variables', name], 'a variable');
     if (Array.isArray(object.injections)) {
       object.injections.forEach((injection, index) => {
+        if (isObject(injection)) checkStorageOrigin(injection, [...path, 'injections', index], true);
         if (!isObject(injection) || typeof injection.key !== 'string') return;
         const reserved = injection.key.split('.').find((segment) => RESERVED_NAMES.has(segment));
         if (reserved !== undefined && injection.location === 'body') {
@@ -109,6 +111,33 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
       });
     }
   });
+
+  /**
+   * `origin` belongs to the browser storage locations, and an injection there needs one: the
+   * pages of which origin get the value. It must be an http(s) URL (its path is ignored).
+   */
+  function checkStorageOrigin(item: Record<string, unknown>, path: ConfigPath, required: boolean): void {
+    const storage = item.location === 'browser_local_storage' || item.location === 'browser_session_storage';
+    const { origin } = item;
+    if (!storage) {
+      if (origin !== undefined) {
+        report('error', [...path, 'origin'], `"origin" applies to the browser storage locations, not to ${String(item.location)}`,
+          'Remove it, or use location browser_local_storage or browser_session_storage.');
+      }
+      return;
+    }
+    if (origin === undefined) {
+      if (required) {
+        report('error', [...path, 'location'], `an injection into ${String(item.location)} needs "origin": the site whose pages get the value`,
+          'Add origin: https://app.example.test (the origin the app runs on).');
+      }
+      return;
+    }
+    if (typeof origin === 'string' && !/^https?:\/\/[^/?#\s]+(?:\/[^\s]*)?$/i.test(origin)) {
+      report('error', [...path, 'origin'], 'origin must be an http(s) URL such as https://app.example.test',
+        'Write the scheme, host and port the app runs on.');
+    }
+  }
 
   /** Names that would read or write an object's prototype where variables are kept by name. */
   function checkName(name: unknown, path: ConfigPath, what: string): void {

@@ -15,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { launchDiscovered, type Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
+import { restoreSessionStorage } from './session-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
@@ -140,6 +141,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
       await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(await _multiauth.scope(), baseURL), _authResolved.reauth);
+      await restoreSessionStorage(context, _authResolved.session);
     }
     await use(context);
   },
@@ -179,6 +181,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       });
       opened.push(context);
       await routeSession(context, live, session, scope, reauth);
+      await restoreSessionStorage(context, session);
       const rawRequest = await playwright.request.newContext({
         baseURL,
         ignoreHTTPSErrors,

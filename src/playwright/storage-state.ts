@@ -21,7 +21,7 @@ export interface StorageState {
 }
 
 /**
- * A session's cookies and localStorage in Playwright's `storageState` shape; cookies as
+ * A session's cookies, localStorage and IndexedDB in Playwright's `storageState` shape; cookies as
  * {@link jarCookies} binds them to `hosts`.
  *
  * @example
@@ -29,7 +29,9 @@ export interface StorageState {
  * @see https://playwright.dev/docs/api/class-browsercontext#browser-context-storage-state
  */
 export function toStorageState(session: Session, hosts: string[]): StorageState {
-  return { cookies: jarCookies(session.cookies, hosts), origins: session.origins };
+  // sessionStorage is no part of Playwright's storageState: `restoreSessionStorage` puts it back.
+  const origins = session.origins.map(({ origin, localStorage, indexedDB }) => ({ origin, localStorage, ...(indexedDB ? { indexedDB } : {}) }));
+  return { cookies: jarCookies(session.cookies, hosts), origins };
 }
 
 /**

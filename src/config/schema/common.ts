@@ -13,6 +13,13 @@ export type HttpMethod = z.infer<typeof HttpMethod>;
 export const HttpLocation = z.enum(['header', 'cookie', 'body', 'query']);
 export type HttpLocation = z.infer<typeof HttpLocation>;
 
+/**
+ * Where an extraction reads or an injection writes: a part of the HTTP exchange, or the browser's
+ * storage of one origin (the vendor's `browser_local_storage` and `browser_session_storage`).
+ */
+export const ValueLocation = z.enum([...HttpLocation.options, 'browser_local_storage', 'browser_session_storage']);
+export type ValueLocation = z.infer<typeof ValueLocation>;
+
 /** Regions of the identity service (spec: CloudRegion). */
 export const CloudRegion = z.enum([
   'us-east-2', 'us-east-1', 'us-west-1', 'us-west-2', 'af-south-1', 'ap-east-1', 'ap-south-1',
@@ -62,11 +69,13 @@ export const Body = z.unknown();
 
 /** TokenExtraction: read a value from the exchange into a named variable. */
 export const TokenExtraction = z.strictObject({
-  location: HttpLocation,
+  location: ValueLocation,
   /** May be empty for `query` with a `regex`: the whole URL (configs written for the Python original). */
   key: z.string(),
   regex: z.string().optional(),
   name: z.string().min(1),
+  /** For the browser storage locations: the origin whose storage is read; absent = any origin. */
+  origin: z.string().min(1).optional(),
 });
 export type TokenExtraction = z.infer<typeof TokenExtraction>;
 
@@ -75,10 +84,12 @@ export type TokenExtraction = z.infer<typeof TokenExtraction>;
  * out: the first successful extraction of the procedure is used (spec text; DESIGN.md).
  */
 export const TokenInjection = z.strictObject({
-  location: HttpLocation,
+  location: ValueLocation,
   key: z.string().min(1),
   prefix: z.string().optional(),
   variable: z.string().min(1).optional(),
+  /** For the browser storage locations (required there): the origin whose storage the pages get the value in. */
+  origin: z.string().min(1).optional(),
 });
 export type TokenInjection = z.infer<typeof TokenInjection>;
 

@@ -15,6 +15,8 @@ import type { TemplateScope, TemplateWhere } from '../template/template.js';
  *   the same name.
  * - `body`: `session.body.set[key] = prefix + value` (`key` is a dot path), written into JSON and form
  *   bodies by {@link applySession}.
+ * - `browser_local_storage`, `browser_session_storage`: item `key` = `prefix + value` of the
+ *   storage of `origin`, in every signed-in page (HTTP requests do not carry it).
  *
  * @example
  * inject(session, { location: 'header', key: 'Authorization', prefix: 'Bearer', origin: [] }, 'abc');
@@ -42,7 +44,26 @@ export function inject(session: SignInResult, injection: PlanInjection, value: s
     case 'body':
       session.body.set[key] = prefix + value;
       return;
+    case 'browser_local_storage':
+    case 'browser_session_storage':
+      setStorageItem(session, injection, prefix + value);
+      return;
   }
+}
+
+/**
+ * An item of the origin's localStorage or sessionStorage in the session: every signed-in page of
+ * that origin starts with it. Replaces an item of the same name (one a browser step captured too).
+ */
+function setStorageItem(session: SignInResult, injection: PlanInjection, value: string): void {
+  // The config check requires the origin of a storage injection; compile normalised it.
+  const origin = injection.storageOrigin as string;
+  let entry = session.origins.find((o) => o.origin === origin);
+  if (!entry) session.origins.push((entry = { origin, localStorage: [] }));
+  const area = injection.location === 'browser_local_storage' ? 'localStorage' : 'sessionStorage';
+  const items = (entry[area] ?? []).filter((item) => item.name !== injection.key);
+  items.push({ name: injection.key, value });
+  entry[area] = items;
 }
 
 /**

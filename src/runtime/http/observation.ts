@@ -38,6 +38,21 @@ export interface ObservedCookie {
   sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
+/**
+ * What one origin keeps in the browser, in Playwright's `storageState` shape (localStorage, and
+ * IndexedDB as `storageState({ indexedDB: true })` gives it), plus sessionStorage, which Playwright
+ * does not keep: the fixtures restore it in every page of the origin.
+ * @see https://playwright.dev/docs/api/class-browsercontext#browser-context-storage-state
+ */
+export interface OriginStorage {
+  origin: string;
+  localStorage: Array<{ name: string; value: string }>;
+  /** Absent: none was captured or injected. */
+  sessionStorage?: Array<{ name: string; value: string }>;
+  /** Playwright's IndexedDB snapshot of the origin (databases, stores, records), kept as Playwright gives it. */
+  indexedDB?: unknown[];
+}
+
 /** Everything a step observed, oldest first. */
 export interface Observation {
   requests: ObservedRequest[];
@@ -47,6 +62,11 @@ export interface Observation {
   urls: string[];
   /** What the transport's retry policy did, when it retried or left a transient failure as is. */
   retry?: RetrySummary;
+  /**
+   * What the browser kept per origin at the end of a browser step (localStorage, sessionStorage,
+   * IndexedDB): the `browser_local_storage` and `browser_session_storage` extractions read it.
+   */
+  storage?: OriginStorage[];
 }
 
 /** The retries of one request (src/runtime/http/retry.ts), for the error when it still fails. */

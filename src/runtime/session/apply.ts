@@ -207,7 +207,7 @@ export function withStaticCredentials(produced: SignInResult, credentials: PlanC
  * Every value of a session that must be masked before anything is printed (feed them to a
  * `Redactor`): header values (and, after an auth scheme such as `Bearer` or `Basic`, the credential alone
  * and a Basic password), cookie values (as stored and decoded), query values, body values (`set` and every
- * string inside `merge`), variables, localStorage values and the digest password. Empty values and
+ * string inside `merge`), variables, localStorage, sessionStorage and IndexedDB values and the digest password. Empty values and
  * the user's own name (printed everywhere to say whose session it is) are left out; a value may
  * be listed more than once.
  *
@@ -235,7 +235,11 @@ export function sessionSecrets(session: SignInResult): string[] {
   Object.values(session.body.set).forEach(add);
   collectStrings(session.body.merge, add);
   Object.values(session.variables).forEach(add);
-  for (const origin of session.origins) origin.localStorage.forEach((item) => add(item.value));
+  for (const origin of session.origins) {
+    origin.localStorage.forEach((item) => add(item.value));
+    origin.sessionStorage?.forEach((item) => add(item.value));
+    collectStrings(origin.indexedDB, add);
+  }
   if (session.digest && 'password' in session.digest && typeof session.digest.password === 'string') add(session.digest.password);
   return out;
 }
@@ -254,10 +258,18 @@ function addCredentialParts(add: (value: string) => void, value: string): void {
   }
 }
 
+/** Strings a walk of one value visits at most: a page's IndexedDB is data nobody here wrote. */
+const MAX_WALKED = 200_000;
+
 function collectStrings(value: unknown, add: (value: string) => void): void {
-  if (typeof value === 'string') add(value);
-  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, add));
-  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectStrings(v, add));
+  // Iterative: a deeply nested value (a body, a page's IndexedDB) must not overflow the stack.
+  const stack: unknown[] = [value];
+  for (let seen = 0; stack.length && seen < MAX_WALKED; seen++) {
+    const item = stack.pop();
+    if (typeof item === 'string') add(item);
+    else if (Array.isArray(item)) stack.push(...item.slice(0, MAX_WALKED));
+    else if (item !== null && typeof item === 'object') stack.push(...Object.values(item).slice(0, MAX_WALKED));
+  }
 }
 
 function safeDecode(value: string): string {

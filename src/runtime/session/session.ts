@@ -1,13 +1,6 @@
-import type { ObservedCookie } from '../http/observation.js';
+import type { ObservedCookie, OriginStorage } from '../http/observation.js';
 
-/**
- * localStorage of one origin, in Playwright's `storageState` shape.
- * @see https://playwright.dev/docs/api/class-browsercontext#browser-context-storage-state
- */
-export interface OriginStorage {
-  origin: string;
-  localStorage: Array<{ name: string; value: string }>;
-}
+export type { OriginStorage } from '../http/observation.js';
 
 /** What a digest user needs to answer later challenges of the same protection space (RFC 7616). */
 export interface DigestSessionState {

@@ -266,3 +266,28 @@ test.describe('not found', () => {
     expect(error.render()).toContain('response bodies: (none)');
   });
 });
+
+test.describe('browser storage', () => {
+  const storage = obs({
+    storage: [
+      { origin: 'https://idp.test', localStorage: [{ name: 'token', value: 'idp' }] },
+      { origin: 'https://app.test', localStorage: [{ name: 'token', value: 'app' }], sessionStorage: [{ name: 'msal.idtoken', value: 'id-1' }] },
+    ],
+  });
+
+  test('reads an item of the origin given, or of the first origin that has it', () => {
+    expect(extract(storage, ex({ location: 'browser_local_storage', key: 'token', storageOrigin: 'https://app.test' }), where)).toBe('app');
+    expect(extract(storage, ex({ location: 'browser_local_storage', key: 'token' }), where)).toBe('idp');
+    expect(extract(storage, ex({ location: 'browser_session_storage', key: 'msal.idtoken' }), where)).toBe('id-1');
+  });
+
+  test('nothing found names the items and origins seen, never values; an HTTP step has no storage', () => {
+    const error = thrown(() => extract(storage, ex({ location: 'browser_session_storage', key: 'token', storageOrigin: 'https://app.test' }), where));
+    expect(error.message).toBe('extraction "token" found nothing: no sessionStorage item "token" in the exchange');
+    expect(error.details).toContain('seen: sessionStorage of https://app.test: msal.idtoken');
+    expect(error.details).toContain('seen: origins with storage: https://idp.test, https://app.test');
+    expect(error.render()).not.toContain('id-1');
+    const http = thrown(() => extract(obs({}), ex({ location: 'browser_local_storage', key: 'token' }), where));
+    expect(http.message).toBe('extraction "token" found nothing: no localStorage item "token": only a browser step leaves browser storage to read; this step sent HTTP requests');
+  });
+});

@@ -87,3 +87,12 @@ test('resolveInjectionValue: no variable and nothing extracted is an error', () 
     /names no variable and no extraction succeeded/,
   );
 });
+
+test('browser storage injections write an item of the origin\'s storage, replacing one of the same name', () => {
+  const s = session();
+  inject(s, inj({ location: 'browser_session_storage', key: 'msal.idtoken', storageOrigin: 'https://app.test' }), 'a');
+  inject(s, inj({ location: 'browser_session_storage', key: 'msal.idtoken', storageOrigin: 'https://app.test' }), 'b');
+  inject(s, inj({ location: 'browser_local_storage', key: 'token', prefix: 'Bearer ', storageOrigin: 'https://app.test' }), 'c');
+  expect(s.origins).toEqual([{ origin: 'https://app.test', localStorage: [{ name: 'token', value: 'Bearer c' }], sessionStorage: [{ name: 'msal.idtoken', value: 'b' }] }]);
+  expect(s.headers).toEqual({});
+});

@@ -1,11 +1,12 @@
 import { MultiAuthError } from '../../../core/errors.js';
-import type { HttpLocation, PlanExtraction } from '../../../compile/index.js';
+import type { PlanExtraction } from '../../../compile/index.js';
 import type { Observation } from '../../http/observation.js';
 import type { TemplateWhere } from '../../template/template.js';
 import { bodyLookup, resolvedBodyValue } from './body.js';
 import { cookieLookup } from './cookie.js';
 import { headerLookup } from './header.js';
 import { queryLookup } from './query.js';
+import { storageLookup } from './storage.js';
 import { compileExtractionRegex, matchExtractionRegex } from './regex.js';
 import type { Lookup } from './types.js';
 
@@ -52,14 +53,20 @@ function lookupFor(observation: Observation, extraction: PlanExtraction): Lookup
       return bodyLookup(observation, extraction);
     case 'query':
       return queryLookup(observation, extraction.key);
+    case 'browser_local_storage':
+      return storageLookup(observation, 'localStorage', extraction.key, extraction.storageOrigin);
+    case 'browser_session_storage':
+      return storageLookup(observation, 'sessionStorage', extraction.key, extraction.storageOrigin);
   }
 }
 
-const PLACE: Record<HttpLocation, string> = {
+const PLACE: Record<PlanExtraction['location'], string> = {
   header: 'header',
   cookie: 'cookie',
   body: 'body value',
   query: 'query parameter',
+  browser_local_storage: 'localStorage item',
+  browser_session_storage: 'sessionStorage item',
 };
 
 function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhere): MultiAuthError {

@@ -1,5 +1,6 @@
 import type { BrowserContext, Frame, Page, Request, Response } from 'playwright-core';
 import type { Cookie } from 'playwright-core';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HeaderPair, Observation, ObservedCookie, ObservedRequest, ObservedResponse } from '../../http/observation.js';
 import { emptyObservation } from '../../http/observation.js';
 import type { OriginStorage } from '../../session/session.js';
@@ -63,13 +64,20 @@ export class ContextRecorder {
     }
     const urls = this.observation.urls;
     if (finalUrl && finalUrl !== 'about:blank' && urls[urls.length - 1] !== finalUrl) urls.push(finalUrl);
-    const state = await this.context.storageState();
+    // IndexedDB too (Firebase keeps its tokens there); sessionStorage is read from the pages
+    // themselves: Playwright's storageState leaves it out.
+    const state = await this.context.storageState({ indexedDB: true });
     const cookies = state.cookies.map(toObservedCookie);
     this.observation.cookies = cookies;
-    return {
-      observation: this.observation,
-      storage: { cookies, origins: state.origins.map(({ origin, localStorage }) => ({ origin, localStorage })) },
-    };
+    const origins = withSessionStorage(
+      state.origins.map(({ origin, localStorage, ...rest }) => {
+        const indexedDB = (rest as { indexedDB?: unknown[] }).indexedDB;
+        return { origin, localStorage, ...(indexedDB?.length ? { indexedDB } : {}) };
+      }),
+      await sessionStorageOf(this.context.pages()),
+    );
+    this.observation.storage = origins;
+    return { observation: this.observation, storage: { cookies, origins } };
   }
 
   /** Stops recording without reading anything (when the step failed). */
@@ -156,4 +164,54 @@ async function settleWithin(promises: Array<Promise<unknown>>, ms: number): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Frames whose sessionStorage is read at the end of a step, at most. */
+const MAX_FRAMES = 50;
+/** Items of one origin's sessionStorage kept, at most, and the longest value kept (a page's data). */
+const MAX_ITEMS = 1000;
+const MAX_VALUE_CHARS = 1024 * 1024;
+/** How long reading one frame's sessionStorage may take (a frame stuck on a dialog answers never). */
+const FRAME_READ_MS = 2000;
+
+/**
+ * The sessionStorage of every frame of `pages`, by origin (the first frame of an origin wins:
+ * sessionStorage belongs to a window, and the sign-in's own window comes first). Frames that
+ * cannot be read (opaque origins, detached, stuck) are skipped.
+ */
+async function sessionStorageOf(pages: readonly Page[]): Promise<Map<string, Array<{ name: string; value: string }>>> {
+  const found = new Map<string, Array<{ name: string; value: string }>>();
+  const frames = pages.filter((page) => !page.isClosed()).flatMap((page) => page.frames()).slice(0, MAX_FRAMES);
+  for (const frame of frames) {
+    const read = frame
+      .evaluate(
+        ({ maxItems, maxChars }) => {
+          const items: Array<{ name: string; value: string }> = [];
+          for (let i = 0; i < sessionStorage.length && items.length < maxItems; i++) {
+            const name = sessionStorage.key(i);
+            const value = name === null ? null : sessionStorage.getItem(name);
+            if (name !== null && value !== null && value.length <= maxChars) items.push({ name, value });
+          }
+          return { origin: location.origin, items };
+        },
+        { maxItems: MAX_ITEMS, maxChars: MAX_VALUE_CHARS },
+      )
+      .catch(() => undefined);
+    const result = await Promise.race([read, delay(FRAME_READ_MS, undefined, { ref: false })]);
+    if (!result || result.origin === 'null' || !result.items.length || found.has(result.origin)) continue;
+    found.set(result.origin, result.items);
+  }
+  return found;
+}
+
+/** The origins of storageState with each one's sessionStorage added (and origins that have only that). */
+function withSessionStorage(origins: OriginStorage[], sessions: Map<string, Array<{ name: string; value: string }>>): OriginStorage[] {
+  const out = origins.map((origin) => {
+    const sessionStorage = sessions.get(origin.origin);
+    return sessionStorage ? { ...origin, sessionStorage } : origin;
+  });
+  for (const [origin, sessionStorage] of sessions) {
+    if (!origins.some((o) => o.origin === origin)) out.push({ origin, localStorage: [], sessionStorage });
+  }
+  return out;
 }
