@@ -1,5 +1,6 @@
 import type { ConfigPath } from '../core/path.js';
 import type {
+  CredentialCookie,
   Credentials,
   HttpRequestParameters,
   HttpRequestPreset,
@@ -12,6 +13,7 @@ import type {
 } from '../config/index.js';
 import type {
   NameValuesList,
+  PlanCookie,
   PlanCredentials,
   PlanExtraction,
   PlanInjection,
@@ -85,14 +87,33 @@ export function scopesString(scopes: Scopes | undefined): string | undefined {
 export function credentials(input: Credentials | undefined, signsIn: boolean): PlanCredentials {
   const out: PlanCredentials = {
     headers: nameValuesList(input?.headers),
-    cookies: nameValuesList(input?.cookies),
+    cookies: (input?.cookies ?? []).map(planCookie),
     query: nameValuesList(input?.queryParameters ?? input?.query_parameters),
     basic: !signsIn && input?.username !== undefined && input?.password !== undefined ? 'requests' : 'none',
   };
   if (input?.username !== undefined) out.username = input.username;
   if (input?.password !== undefined) out.password = input.password;
   if (input?.body !== undefined) out.body = input.body;
+  if (input?.local_storage !== undefined || input?.session_storage !== undefined) {
+    out.storage = { localStorage: storageItems(input.local_storage), sessionStorage: storageItems(input.session_storage) };
+  }
   return out;
+}
+
+/** A credential cookie with `value` or `values` as a list, and its attributes in the plan's names. */
+function planCookie(cookie: CredentialCookie): PlanCookie {
+  const values = cookie.values === undefined ? [cookie.value ?? ''] : typeof cookie.values === 'string' ? [cookie.values] : [...cookie.values];
+  const out: PlanCookie = { name: cookie.name, values };
+  if (cookie.domain !== undefined) out.domain = cookie.domain;
+  if (cookie.path !== undefined) out.path = cookie.path;
+  if (cookie.secure !== undefined) out.secure = cookie.secure;
+  if (cookie.http_only !== undefined) out.httpOnly = cookie.http_only;
+  if (cookie.same_site !== undefined) out.sameSite = cookie.same_site;
+  return out;
+}
+
+function storageItems(map: StringMap | undefined): Array<{ name: string; value: string }> {
+  return Object.entries(map ?? {}).map(([name, value]) => ({ name, value }));
 }
 
 /**

@@ -43,12 +43,23 @@ export interface NameValuesList {
   values: string[];
 }
 
+/** A static cookie of a user: its values, and where a browser would send it (absent domain: everywhere). */
+export interface PlanCookie extends NameValuesList {
+  domain?: string;
+  path?: string;
+  secure?: boolean;
+  httpOnly?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+}
+
 /** Static credentials sent with every request for a user (spec: Credentials), normalised. */
 export interface PlanCredentials {
   username?: string;
   password?: string;
   headers: NameValuesList[];
-  cookies: NameValuesList[];
+  cookies: PlanCookie[];
+  /** localStorage and sessionStorage items of every signed-in page of the scope's origins. */
+  storage?: { localStorage: Array<{ name: string; value: string }>; sessionStorage: Array<{ name: string; value: string }> };
   query: NameValuesList[];
   body?: unknown;
   /** Where `username` + `password` are sent as HTTP Basic ({@link BasicRule}). */

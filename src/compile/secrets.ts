@@ -92,6 +92,8 @@ function credentialSecrets(credentials: PlanCredentials): string[] {
     ...values(credentials.cookies, () => true),
     ...values(credentials.query, (name) => !PUBLIC_NAME.test(name)),
     ...bodySecrets(credentials.body),
+    // Storage items are what single-page apps keep their tokens in: every value is secret.
+    ...(credentials.storage ? [...credentials.storage.localStorage, ...credentials.storage.sessionStorage].map((item) => item.value) : []),
   ];
 }
 

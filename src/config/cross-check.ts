@@ -97,6 +97,16 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
         if (isObject(extraction)) checkStorageOrigin(extraction, [...path, 'extractions', index], false);
       });
     }
+    if (path[path.length - 1] === 'credentials' && Array.isArray(object.cookies)) {
+      object.cookies.forEach((cookie, index) => {
+        if (!isObject(cookie)) return;
+        const given = ['value', 'values'].filter((key) => cookie[key] !== undefined);
+        if (given.length !== 1) {
+          report('error', [...path, 'cookies', index], given.length ? 'a cookie has "value" and "values": keep one' : 'a cookie needs "value" (or "values")',
+            'Write value: the cookie\'s value (values: a list sends it several times).');
+        }
+      });
+    }
     if (Array.isArray(object.variables)) checkVariableNames(object.variables, [...path, 'variables']);
     else if (isObject(object.variables)) for (const name of Object.keys(object.variables)) checkName(name, [...path, 'variables', name], 'a variable');
     if (Array.isArray(object.injections)) {

@@ -71,11 +71,14 @@ function translate(issue: Issue, prefix: Path, source: IssueSource): Draft[] {
       return issue.keys.map((key) => {
         const where = [...path, key];
         const suggestedKey = suggest(key, allowed);
+        const vendorOnly = key === 'browser_agent' || /^custom_/.test(key);
         return {
           issue: {
             severity: 'error', path: where, location: source.map.locateKey(where),
-            message: `unknown key "${key}"${suggestedKey === undefined ? '' : ` (did you mean "${suggestedKey}"?)`}`,
-            hint: allowed.length ? `Allowed keys here: ${allowed.join(', ')}.` : 'Remove it.',
+            message: vendorOnly
+              ? `"${key}" is a setting of the format's hosted service that playwright-multiauth does not support`
+              : `unknown key "${key}"${suggestedKey === undefined ? '' : ` (did you mean "${suggestedKey}"?)`}`,
+            hint: vendorOnly ? 'Remove it; docs/format.md lists what this package reads.' : allowed.length ? `Allowed keys here: ${allowed.join(', ')}.` : 'Remove it.',
           },
           unknownKey: key,
           ...(suggestedKey === undefined ? {} : { suggestedKey }),
@@ -128,10 +131,28 @@ function discriminatorIssue(issue: Extract<Issue, { code: 'invalid_union' }>, pa
   if (tag === undefined) {
     return { issue: { severity: 'error', path: objectPath, location: locate(objectPath), message: `missing required key "${discriminator}"`, hint } };
   }
+  if (typeof tag === 'string' && discriminator === 'type' && isVendorOnly(tag)) {
+    return {
+      issue: {
+        severity: 'error', path: keyPath, location: locate(keyPath),
+        message: `preset type "${tag}" is a capability of the format's hosted service that playwright-multiauth does not support`,
+        hint: 'Record the sign-in instead: a webdriver preset (Selenium IDE steps), or oauth_authz_code_browser for an identity provider\'s pages.',
+      },
+    };
+  }
   const message = typeof tag === 'string'
     ? `unknown ${label} "${tag}"${didYouMean(tag, options)}`
     : `expected ${label} as a string, got ${describe(tag)}`;
   return { issue: { severity: 'error', path: keyPath, location: locate(keyPath), message, hint } };
+}
+
+/**
+ * Preset types the vendor's current format has that need its hosted service (an AI browser agent,
+ * custom integrations): refused by name, so that a pasted config says what is missing instead of
+ * suggesting a look-alike type.
+ */
+function isVendorOnly(type: string): boolean {
+  return type === 'browser_agent' || /^custom_/.test(type);
 }
 
 /**

@@ -1,36 +1,61 @@
 import type { BrowserContext } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
+import type { ResolvedScope } from './scope.js';
 
 /** Set in a window's sessionStorage once its items are restored: a page that removes an item (signs out) keeps it removed. */
 const RESTORED_MARK = '__multiauth_session_restored';
 
+type Items = Array<{ name: string; value: string }>;
+
+/** What one origin's pages get: items written into a window before its scripts run. */
+interface OriginItems {
+  /** An origin (`https://app.test`), or `*`: every page (a scope of every request). */
+  origin: string;
+  localStorage: Items;
+  sessionStorage: Items;
+}
+
 /**
- * Restores the session's sessionStorage in every page of `context`: Playwright's `storageState`
- * carries cookies, localStorage and IndexedDB but not sessionStorage (microsoft/playwright#31108),
- * where MSAL-style apps keep their tokens. An init script writes each origin's items into a
- * window's sessionStorage before the page's own scripts run, once per window: an item the page
- * already has is left as it is.
+ * Restores the storage Playwright's `storageState` cannot in every page of `context`: the
+ * session's sessionStorage per origin (Playwright leaves it out, microsoft/playwright#31108, and
+ * MSAL-style apps keep their tokens there), and the user's static `local_storage` /
+ * `session_storage` credentials in the pages of the scope's origins. An init script writes them
+ * before the page's own scripts run: sessionStorage once per window, a localStorage item only when
+ * the page has none of that name, so a page that signs out stays signed out.
  *
  * @example
- * await restoreSessionStorage(context, session);
+ * await restoreBrowserStorage(context, session, resolveScope(scope, baseURL));
  * await page.goto('/spa/app'); // the app finds its token in sessionStorage
  */
-export async function restoreSessionStorage(context: BrowserContext, session: Session): Promise<void> {
-  const byOrigin = new Map<string, Array<{ name: string; value: string }>>();
-  for (const origin of session.origins) if (origin.sessionStorage?.length) byOrigin.set(origin.origin, origin.sessionStorage);
-  if (!byOrigin.size) return;
+export async function restoreBrowserStorage(context: BrowserContext, session: Session, scope: ResolvedScope): Promise<void> {
+  const plan: OriginItems[] = [];
+  for (const origin of session.origins) {
+    if (origin.sessionStorage?.length) plan.push({ origin: origin.origin, localStorage: [], sessionStorage: origin.sessionStorage });
+  }
+  const fixed = session.scopeStorage;
+  if (fixed && (fixed.localStorage.length || fixed.sessionStorage.length)) {
+    for (const origin of scopeOrigins(scope)) plan.push({ origin, localStorage: fixed.localStorage, sessionStorage: fixed.sessionStorage });
+  }
+  if (!plan.length) return;
   await context.addInitScript(
     ({ origins, mark }) => {
-      const items = origins.find(([origin]) => origin === location.origin)?.[1];
-      if (!items) return;
+      const mine = origins.filter(({ origin }) => origin === '*' || origin === location.origin);
+      if (!mine.length) return;
       try {
+        for (const { localStorage: items } of mine) for (const { name, value } of items) if (localStorage.getItem(name) === null) localStorage.setItem(name, value);
         if (sessionStorage.getItem(mark) !== null) return;
-        for (const { name, value } of items) if (sessionStorage.getItem(name) === null) sessionStorage.setItem(name, value);
+        for (const { sessionStorage: items } of mine) for (const { name, value } of items) if (sessionStorage.getItem(name) === null) sessionStorage.setItem(name, value);
         sessionStorage.setItem(mark, '1');
       } catch {
         // Storage refused (an opaque origin, a sandboxed frame): the page runs as it would anyway.
       }
     },
-    { origins: [...byOrigin], mark: RESTORED_MARK },
+    { origins: plan, mark: RESTORED_MARK },
   );
+}
+
+/** The origins of the scope's globs (`https://app.test/**`), or `*` when a glob is not one origin's. */
+function scopeOrigins(scope: ResolvedScope): string[] {
+  const origins = scope.globs.map((glob) => /^(https?:\/\/[^/*?{]+)\/\*\*$/i.exec(glob)?.[1]);
+  return origins.every((origin) => origin !== undefined) ? [...new Set(origins as string[])] : ['*'];
 }

@@ -15,7 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { launchDiscovered, type Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth } from './worker-auth.js';
-import { restoreSessionStorage } from './session-storage.js';
+import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
@@ -140,8 +140,9 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
-      await routeSession(context, _authResolved.live, _authResolved.session, resolveScope(await _multiauth.scope(), baseURL), _authResolved.reauth);
-      await restoreSessionStorage(context, _authResolved.session);
+      const scope = resolveScope(await _multiauth.scope(), baseURL);
+      await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
+      await restoreBrowserStorage(context, _authResolved.session, scope);
     }
     await use(context);
   },
@@ -181,7 +182,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       });
       opened.push(context);
       await routeSession(context, live, session, scope, reauth);
-      await restoreSessionStorage(context, session);
+      await restoreBrowserStorage(context, session, scope);
       const rawRequest = await playwright.request.newContext({
         baseURL,
         ignoreHTTPSErrors,

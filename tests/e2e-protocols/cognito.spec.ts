@@ -154,3 +154,23 @@ test('NEW_PASSWORD_REQUIRED: a clear "not supported yet" AUTH_PROTOCOL error, at
   expect(expectNoSecrets(error, redactor, [password])).toContain('admin-set-user-password');
   expect(relay.exchanges.at(-1)?.status).toBe(200);
 });
+
+// Issue 17, item 6: the vendor's current format writes cognito_userpass without client_secret for
+// app clients that have none; then no SECRET_HASH is sent.
+test('cognito_userpass without a client secret sends no SECRET_HASH and signs in', async () => {
+  const plan = planFromYaml(`
+presets:
+  - type: cognito_userpass
+    region: eu-west-1
+    client_id: ${cognito.publicClient.clientId}
+    endpoint: ${relay.url}/
+    users:
+      - { username: bob, password: ${yamlString(cognito.users.bob as string)} }
+`);
+  const from = relay.exchanges.length;
+  const session = await authenticate(plan, 'bob', { redactor: new Redactor() });
+  expect(initiateAuths(from)).toEqual([
+    { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: cognito.publicClient.clientId, AuthParameters: { USERNAME: 'bob', PASSWORD: cognito.users.bob } },
+  ]);
+  expect(await whoami(session)).toEqual({ status: 200, body: { username: 'bob' } });
+});

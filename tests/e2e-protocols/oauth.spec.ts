@@ -207,3 +207,24 @@ presets:
   expect(error.hint).not.toContain('credentials');
   expectNoSecrets(error, redactor, [server.users.bob as string, post.clientSecret]);
 });
+
+// Issue 17, item 6: `audience` (Auth0, Entra ID) on oauth_client_credentials, the preset's or the user's own.
+test('oauth_client_credentials sends the audience of the user, else of the preset', async () => {
+  const { post } = server.clients;
+  const plan = planFromYaml(`
+presets:
+  - type: oauth_client_credentials
+    url: ${relay.url}/token
+    audience: https://api.example.test
+    users:
+      - { username: reporting, client_id: ${post.clientId}, client_secret: ${yamlString(post.clientSecret)} }
+      - { username: billing, client_id: ${post.clientId}, client_secret: ${yamlString(post.clientSecret)}, audience: https://billing.example.test }
+`);
+  const from = relay.forms('/token').length;
+  for (const user of ['reporting', 'billing']) await authenticate(plan, user, { redactor: new Redactor() });
+  const sent = relay.forms('/token').slice(from);
+  expect(sent.map((form) => [form.get('grant_type'), form.get('audience')])).toEqual([
+    ['client_credentials', 'https://api.example.test'],
+    ['client_credentials', 'https://billing.example.test'],
+  ]);
+});

@@ -80,10 +80,34 @@ test.describe(() => {
 });
 `;
 
+// Issue 17, item 6: the vendor's `session_storage` credentials: static items in every page of the scope.
+const STATIC_USER = (token: string) => `
+users:
+  - name: dave
+    credentials:
+      session_storage: { msal.idtoken: "${token}" }
+      cookies:
+        - { name: theme, value: dark, domain: 127.0.0.1, path: /whoami, same_site: Lax }
+`;
+
+const STATIC_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'dave' });
+test('dave: static session_storage credentials sign the app in', async ({ page }) => {
+  const user = 'dave';
+  ${appShows('session')}
+});
+`;
+
 test('sessionStorage and IndexedDB of a browser sign-in, and storage injections, sign the app\'s pages in', async ({ demo, demoEnv }) => {
-  const result = await runInlineProject({ 'multiauth.yaml': CONFIG, 'spa.spec.ts': SPEC }, { env: demoEnv });
+  const token = ((await (await fetch(`${demo.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'dave', password: 'dave-password' }) })).json()) as { data: { auth: { access_token: string } } }).data.auth.access_token;
+  demo.clear();
+  const result = await runInlineProject(
+    { 'multiauth.yaml': CONFIG + STATIC_USER(token), 'spa.spec.ts': SPEC, 'static.spec.ts': STATIC_SPEC },
+    { env: demoEnv },
+  );
   expect(result.failed, result.output).toBe(0);
-  expect(result.passed).toBe(8);
+  expect(result.passed).toBe(9);
   // Each user signed in once, in a browser or over HTTP, whatever the number of tests and pages.
   expect(demo.counters.signIns).toEqual({ alice: 1, bob: 1, carol: 1 });
 });

@@ -7,7 +7,7 @@ import { presetUser, type PresetOutput, type PresetSite } from './preset-output.
 /**
  * `oauth_client_credentials`: each user is an OAuth client (its `username` is only a name). Per
  * user, a sign-in procedure with the client credentials grant (`grant_type=client_credentials`,
- * `scope` when the user gives scopes) and a refresh procedure (see {@link oauthProcedures}).
+ * `scope` when the user gives scopes, `audience` when the user or preset gives one) and a refresh procedure (see {@link oauthProcedures}).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4
  * @example
@@ -24,7 +24,7 @@ export function compileOAuthClientCredentialsPreset(preset: OAuthClientCredentia
       site,
       user: user.username,
       url: preset.url,
-      grant: { grant_type: 'client_credentials' },
+      grant: { grant_type: 'client_credentials', ...audienceOf(user.audience ?? preset.audience) },
       ...(scope === undefined ? {} : { scope }),
       clientId: user.client_id,
       clientSecret: user.client_secret,
@@ -38,4 +38,9 @@ export function compileOAuthClientCredentialsPreset(preset: OAuthClientCredentia
     });
   });
   return { users, procedures, secrets };
+}
+
+/** RFC 8707 names the parameter `resource`; Auth0 and Entra ID's v1 endpoints read `audience`, as the vendor's format writes it. */
+function audienceOf(audience: string | undefined): Record<string, string> {
+  return audience === undefined ? {} : { audience };
 }

@@ -29,7 +29,8 @@ const INITIATE_AUTH = 'AWSCognitoIdentityProviderService.InitiateAuth';
 export function compilePoolUserpassPreset(preset: PoolUserpassPreset, site: PresetSite): PresetOutput {
   const url = preset.endpoint ?? `https://cognito-idp.${preset.region}.amazonaws.com/`;
   const procedures: PlanProcedure[] = [];
-  const secrets: string[] = [preset.client_secret];
+  const clientSecret = preset.client_secret ?? '';
+  const secrets: string[] = clientSecret === '' ? [] : [clientSecret];
   const initiateAuth = (name: string, authFlow: string, parameters: Record<string, string>): PlanProcedure => ({
     name,
     origin: site.origin,
@@ -62,8 +63,8 @@ export function compilePoolUserpassPreset(preset: PoolUserpassPreset, site: Pres
 
   const users = preset.users.map((user, index) => {
     const hash: Record<string, string> = {};
-    if (preset.client_secret !== '') {
-      hash.SECRET_HASH = cognitoSecretHash(user.username, preset.client_id, preset.client_secret);
+    if (clientSecret !== '') {
+      hash.SECRET_HASH = cognitoSecretHash(user.username, preset.client_id, clientSecret);
       secrets.push(hash.SECRET_HASH);
     }
     const signIn = initiateAuth(presetProcedureName(site, user.username), 'USER_PASSWORD_AUTH', {

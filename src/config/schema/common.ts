@@ -93,14 +93,35 @@ export const TokenInjection = z.strictObject({
 });
 export type TokenInjection = z.infer<typeof TokenInjection>;
 
+/**
+ * A cookie of a user's credentials: a name and its value (`value`, or `values` as for headers), and
+ * the attributes the vendor's format writes. Without `domain` it goes to every request (as before);
+ * with one, only where a browser would send it.
+ */
+export const CredentialCookie = z.strictObject({
+  name: z.string().min(1),
+  values: z.union([z.string(), z.array(z.string())]).optional(),
+  value: z.string().optional(),
+  domain: z.string().min(1).optional(),
+  path: z.string().min(1).optional(),
+  secure: z.boolean().optional(),
+  http_only: z.boolean().optional(),
+  same_site: z.enum(['Strict', 'Lax', 'None']).optional(),
+});
+export type CredentialCookie = z.infer<typeof CredentialCookie>;
+
 /** Credentials: HTTP parameters sent with every request for a user. */
 export const Credentials = z.strictObject({
   username: z.string().optional(),
   password: z.string().optional(),
   headers: z.array(NameValues).optional(),
-  cookies: z.array(NameValues).optional(),
+  cookies: z.array(CredentialCookie).optional(),
   queryParameters: z.array(NameValues).optional(),
   query_parameters: z.array(NameValues).optional(),
   body: Body.optional(),
+  /** localStorage items every signed-in page of the scope's origins starts with (the vendor's `local_storage`). */
+  local_storage: StringMap.optional(),
+  /** sessionStorage items every signed-in page of the scope's origins starts with (the vendor's `session_storage`). */
+  session_storage: StringMap.optional(),
 });
 export type Credentials = z.infer<typeof Credentials>;

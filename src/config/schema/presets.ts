@@ -120,11 +120,15 @@ export const OAuthClientCredentialsPreset = z.strictObject({
       client_id: z.string().min(1),
       client_secret: z.string(),
       scopes: Scopes.optional(),
+      /** The API the token is for (Auth0, Entra ID), sent as `audience`; overrides the preset's. */
+      audience: z.string().min(1).optional(),
       ...perUser,
     }),
   ),
   url: z.string().min(1),
   client_auth: ClientAuth.optional(),
+  /** The API every user's token is for (Auth0's `audience` parameter); a user may give its own. */
+  audience: z.string().min(1).optional(),
 });
 
 const UserpassUser = z.strictObject({
@@ -154,7 +158,8 @@ export const PoolUserpassPreset = z.strictObject({
   users: z.array(UserpassUser),
   region: CloudRegion,
   client_id: z.string().min(1),
-  client_secret: z.string(),
+  /** Absent (or empty) for an app client without a secret: then no SECRET_HASH is sent. */
+  client_secret: z.string().optional(),
   /** Overrides `https://cognito-idp.<region>.amazonaws.com/` (tests, VPC endpoints). */
   endpoint: z.string().min(1).optional(),
 });

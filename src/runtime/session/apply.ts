@@ -152,8 +152,8 @@ export function emptySession(user: string, now: number): Session {
  * withStaticCredentials(fromCache, user.credentials).headers; // { 'X-Tenant': ['acme'], Authorization: ['Bearer …'] }
  */
 export function withStaticCredentials(produced: SignInResult, credentials: PlanCredentials): Session {
-  const { headers: staticHeaders, cookies: staticCookies, query: staticQuery, body, basic } = credentials;
-  if (!staticHeaders.length && !staticCookies.length && !staticQuery.length && body === undefined && basic !== 'requests' && !produced.digest) {
+  const { headers: staticHeaders, cookies: staticCookies, query: staticQuery, body, basic, storage } = credentials;
+  if (!staticHeaders.length && !staticCookies.length && !staticQuery.length && body === undefined && basic !== 'requests' && !produced.digest && !storage) {
     // Most users have nothing static: every sign-in and every cached session takes this way.
     const { digest: _none, ...session } = produced;
     return session;
@@ -177,7 +177,7 @@ export function withStaticCredentials(produced: SignInResult, credentials: PlanC
   const producedCookies = new Set(produced.cookies.map((c) => c.name));
   const cookies = credentials.cookies
     .filter(({ name }) => !producedCookies.has(name))
-    .flatMap(({ name, values }) => values.map((v) => ({ name, value: encodeURIComponent(v) })));
+    .flatMap(({ name, values, ...attributes }) => values.map((v) => ({ name, value: encodeURIComponent(v), ...attributes })));
 
   const query = new Map<string, string[]>();
   for (const { name, values } of credentials.query) query.set(name, [...(query.get(name) ?? []), ...values]);
@@ -192,6 +192,7 @@ export function withStaticCredentials(produced: SignInResult, credentials: PlanC
     body: credentials.body === undefined ? { set: { ...rest.body.set } } : { merge: cloneJson(credentials.body), set: { ...rest.body.set } },
     variables: { ...rest.variables },
     origins: structuredClone(rest.origins),
+    ...(storage ? { scopeStorage: structuredClone(storage) } : {}),
   };
   if (digest) {
     if (username === undefined || password === undefined) {
@@ -235,6 +236,9 @@ export function sessionSecrets(session: SignInResult): string[] {
   Object.values(session.body.set).forEach(add);
   collectStrings(session.body.merge, add);
   Object.values(session.variables).forEach(add);
+  if ('scopeStorage' in session && session.scopeStorage) {
+    for (const item of [...session.scopeStorage.localStorage, ...session.scopeStorage.sessionStorage]) add(item.value);
+  }
   for (const origin of session.origins) {
     origin.localStorage.forEach((item) => add(item.value));
     origin.sessionStorage?.forEach((item) => add(item.value));

@@ -43,8 +43,14 @@ export interface Session {
    * spec's rules), `set` the body injections (dot path -> value) written into JSON and form bodies.
    */
   body: { merge?: unknown; set: Record<string, string> };
-  /** localStorage captured by a browser step, for signed-in browser contexts. */
+  /** Browser storage per origin (a browser step's, storage injections), for signed-in browser contexts. */
   origins: OriginStorage[];
+  /**
+   * The user's static `local_storage` / `session_storage` credentials: items of every signed-in
+   * page of the scope's origins (no origin is known before a page opens). Only in a {@link Session}:
+   * the config holds them.
+   */
+  scopeStorage?: { localStorage: Array<{ name: string; value: string }>; sessionStorage: Array<{ name: string; value: string }> };
   /** Present when the user answers digest challenges. */
   digest?: DigestSessionState;
   /** Unix time in ms when the session was made. */

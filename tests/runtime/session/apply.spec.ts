@@ -204,3 +204,21 @@ test('a query parameter or header named __proto__ (from the config or a cache fi
   }
   expect(Object.getOwnPropertyDescriptor(s.headers, '__proto__')?.value).toEqual(['cached']);
 });
+
+test('static cookies with attributes go only where a browser would send them; storage credentials are secrets of the session', () => {
+  const s = withStaticCredentials(emptySession('alice', 0), credentials({
+    cookies: [
+      { name: 'everywhere', values: ['e'] },
+      { name: 'api', values: ['a'], domain: 'api.test', path: '/v1', sameSite: 'Strict' },
+      { name: 'tls', values: ['t'], domain: 'api.test', secure: true },
+    ],
+    storage: { localStorage: [{ name: 'token', value: 'local-secret-1' }], sessionStorage: [{ name: 'msal', value: 'session-secret-2' }] },
+  }));
+  const cookieOf = (url: string) => applySession(s, { method: 'GET', url, headers: [] }).headers.find(([name]) => name === 'Cookie')?.[1];
+  expect(cookieOf('https://api.test/v1/me')).toBe('everywhere=e; api=a; tls=t');
+  expect(cookieOf('http://api.test/v1/me')).toBe('everywhere=e; api=a');
+  expect(cookieOf('https://api.test/v2')).toBe('everywhere=e; tls=t');
+  expect(cookieOf('https://other.test/v1')).toBe('everywhere=e');
+  expect(s.scopeStorage).toEqual({ localStorage: [{ name: 'token', value: 'local-secret-1' }], sessionStorage: [{ name: 'msal', value: 'session-secret-2' }] });
+  expect(sessionSecrets(s)).toEqual(expect.arrayContaining(['local-secret-1', 'session-secret-2']));
+});

@@ -17,7 +17,7 @@ const FLOW_PERMISSIONS: Record<string, string> = {
 /**
  * A request handler in front of cognito-local that does what Cognito does and cognito-local does
  * not, on InitiateAuth: the app client's auth flows are enforced (`InvalidParameterException`),
- * SECRET_HASH is required and checked (`NotAuthorizedException`): for USER_PASSWORD_AUTH against
+ * SECRET_HASH is required and checked for clients with a secret, refused for clients without (`NotAuthorizedException`): for USER_PASSWORD_AUTH against
  * USERNAME, for REFRESH_TOKEN_AUTH against the user the refresh token was issued to (as Cognito
  * does; USERNAME is then not needed); a wrong password is `NotAuthorizedException: Incorrect
  * username or password.`; AuthenticationResult gets `ExpiresIn` and `TokenType`. Everything else
@@ -91,6 +91,10 @@ function checkInitiateAuth(call: InitiateAuthRequest, state: FrontState): Record
     return { __type: 'InvalidParameterException', message: `${call.AuthFlow} flow not enabled for this client` };
   }
   const params = call.AuthParameters ?? {};
+  if (client.clientSecret === '') {
+    // A public app client: Cognito refuses a SECRET_HASH it cannot have been computed for.
+    return params.SECRET_HASH === undefined ? undefined : { __type: 'NotAuthorizedException', message: `Client ${client.clientId} has no secret, but a SECRET_HASH was received` };
+  }
   if (params.SECRET_HASH === undefined) {
     return { __type: 'NotAuthorizedException', message: `Client ${client.clientId} is configured for secret but secret was not received` };
   }

@@ -10,6 +10,7 @@ import { makeTempDir, removeDir, startDaemon, startOnFreePort, type Daemon } fro
 /** The app client of the {@link startCognito} user pool. */
 export interface CognitoAppClient {
   clientId: string;
+  /** '' for a client without a secret. */
   clientSecret: string;
 }
 
@@ -22,6 +23,8 @@ export interface CognitoServer {
   client: CognitoAppClient;
   /** Has a secret; allows only SRP and refresh (USER_PASSWORD_AUTH is refused). */
   srpOnlyClient: CognitoAppClient;
+  /** No secret (`clientSecret` is ''); allows USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH. */
+  publicClient: CognitoAppClient;
   /** username -> permanent password (status CONFIRMED). */
   users: Record<string, string>;
   /** A user left in FORCE_CHANGE_PASSWORD: signing in answers the NEW_PASSWORD_REQUIRED challenge. */
@@ -100,16 +103,17 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
     };
     const pool = (await call('CreateUserPool', { PoolName: 'multiauth' })).UserPool as { Id: string };
     const flowsOf = new Map<string, AppClientRecord>();
-    const appClient = async (name: string, flows: string[]): Promise<CognitoAppClient> => {
+    const appClient = async (name: string, flows: string[], secret = true): Promise<CognitoAppClient> => {
       const created = (await call('CreateUserPoolClient', {
-        UserPoolId: pool.Id, ClientName: name, GenerateSecret: true, ExplicitAuthFlows: flows,
-      })).UserPoolClient as { ClientId: string; ClientSecret: string };
-      const record = { clientId: created.ClientId, clientSecret: created.ClientSecret };
+        UserPoolId: pool.Id, ClientName: name, GenerateSecret: secret, ExplicitAuthFlows: flows,
+      })).UserPoolClient as { ClientId: string; ClientSecret?: string };
+      const record = { clientId: created.ClientId, clientSecret: created.ClientSecret ?? '' };
       flowsOf.set(record.clientId, { ...record, flows });
       return record;
     };
     const client = await appClient('multiauth-tests', ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
     const srpOnlyClient = await appClient('multiauth-srp-only', ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
+    const publicClient = await appClient('multiauth-public', ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'], false);
     for (const [username, password] of Object.entries(users)) {
       await call('AdminCreateUser', { UserPoolId: pool.Id, Username: username, TemporaryPassword: `Tmp-${password}`, MessageAction: 'SUPPRESS' });
       await call('AdminSetUserPassword', { UserPoolId: pool.Id, Username: username, Password: password, Permanent: true });
@@ -133,6 +137,7 @@ export async function startCognito(options: CognitoOptions = {}): Promise<Cognit
       userPoolId: pool.Id,
       client,
       srpOnlyClient,
+      publicClient,
       users,
       pendingUser,
       stop: stopAll,
