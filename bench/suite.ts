@@ -7,8 +7,12 @@ import { median, type BenchResult } from './stats.js';
 
 const TESTS = 200;
 const USERS = ['alice', 'bob', 'carol', 'dave'];
+/** The suite's users (the sharded bench runs the same suite). */
+export const SUITE_USERS: readonly string[] = USERS;
 const ROUNDS = 5;
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** Where the benches write their projects. */
+export const benchRoot = join(root, '.tmp-bench');
 const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 
 const CONFIG = `
@@ -27,7 +31,7 @@ ${USERS.map((u) => `      - { username: ${u}, password: ${u}-password }`).join('
 `;
 
 /** The suite with playwright-multiauth: each file runs as one user through `authedRequest`. */
-function oursSpec(user: string, count: number): string {
+export function oursSpec(user: string, count: number): string {
   return `import { test, expect } from 'playwright-multiauth';
 test.use({ authUser: '${user}' });
 for (let i = 0; i < ${count}; i++) test('whoami ' + i, async ({ authedRequest }) => {
@@ -61,15 +65,29 @@ const PW_CONFIG = `import { defineConfig } from '@playwright/test';
 export default defineConfig({ workers: Number(process.env.BENCH_WORKERS ?? 2), reporter: 'dot', use: { baseURL: process.env.DEMO_URL } });
 `;
 
-function writeProject(dir: string, spec: (user: string, count: number) => string): void {
+/**
+ * Writes the suite's Playwright project into `dir` (emptied first): config, `multiauth.yaml`, one
+ * spec file per user with `tests` tests in all.
+ *
+ * @example
+ * writeProject(join(benchRoot, 'suite-ours'), oursSpec);
+ */
+export function writeProject(dir: string, spec: (user: string, count: number) => string, tests = TESTS): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'playwright.config.ts'), PW_CONFIG);
   writeFileSync(join(dir, 'multiauth.yaml'), CONFIG);
-  for (const user of USERS) writeFileSync(join(dir, `${user}.spec.ts`), spec(user, TESTS / USERS.length));
+  for (const user of USERS) writeFileSync(join(dir, `${user}.spec.ts`), spec(user, tests / USERS.length));
 }
 
-async function runSuite(dir: string, env: Record<string, string>): Promise<number> {
+/**
+ * Runs `playwright test` in `dir` with `env` added; resolves to the wall time in ms.
+ *
+ * @throws Error with the run's output when it fails.
+ * @example
+ * await runSuite(dir, { DEMO_URL: demo.url });
+ */
+export async function runSuite(dir: string, env: Record<string, string>): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, [playwrightCli, 'test'], { cwd: dir, env: { ...process.env, ...env, CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -92,7 +110,7 @@ async function runSuite(dir: string, env: Record<string, string>): Promise<numbe
  */
 export async function benchSuite(): Promise<BenchResult[]> {
   const demo = await startDemoServer();
-  const base = join(root, '.tmp-bench');
+  const base = benchRoot;
   const oursDir = join(base, 'suite-ours');
   const peerDir = join(base, 'suite-peer');
   writeProject(oursDir, oursSpec);
@@ -130,7 +148,7 @@ export async function benchSuite(): Promise<BenchResult[]> {
  */
 export async function benchSignInsPerRun(workers: number): Promise<BenchResult> {
   const demo = await startDemoServer();
-  const dir = join(root, '.tmp-bench', `suite-signins-${workers}`);
+  const dir = join(benchRoot, `suite-signins-${workers}`);
   writeProject(dir, oursSpec);
   try {
     await runSuite(dir, { DEMO_URL: demo.url, MULTIAUTH_CACHE: 'off', BENCH_WORKERS: String(workers) });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh machine with only Node and npm:
-# Debian packages (chromium, lighttpd, apache2) when missing, then the npm packages.
+# Debian packages (chromium, lighttpd, apache2, redis-server) when missing, then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +8,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ] || need+=(chromium chromium-headless-shell)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/apache2 ] || need+=(apache2 apache2-utils)
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 if [ ${#need[@]} -gt 0 ] && [ "${MULTIAUTH_SKIP_APT:-}" != 1 ]; then

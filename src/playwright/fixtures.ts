@@ -94,6 +94,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         },
       });
       await use(auth);
+      await auth.close();
       // A browser that never started was the failing sign-in's error already: not again at teardown.
       const browser = await launched?.catch(() => undefined);
       await browser?.close();

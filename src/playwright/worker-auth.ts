@@ -26,6 +26,7 @@ import {
   quickConfigKey,
   readRunDigest,
   removeUnreachableSessions,
+  sessionBackendFromEnv,
   runId,
   sessionFilePath,
   writeRunDigest,
@@ -84,6 +85,12 @@ export class WorkerAuth {
   private readonly statics = new Map<string, Session>();
 
   constructor(private readonly options: WorkerAuthOptions) {}
+
+  /** Releases the session store's connections (a Redis store's): at the end of the worker. */
+  async close(): Promise<void> {
+    const store = await this.sessions?.catch(() => undefined);
+    await store?.close();
+  }
 
   /** The config's `scope`: origins that receive the injected credentials. */
   async scope(): Promise<string[]> {
@@ -167,6 +174,12 @@ export class WorkerAuth {
         dir: this.locate().cacheDir,
         scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
         owner: configOwner(this.locate().file),
+        backend: sessionBackendFromEnv({
+          dir: this.locate().cacheDir,
+          owner: configOwner(this.locate().file),
+          env: this.options.env,
+          warn: this.options.warn ?? ((text) => process.stderr.write(text)),
+        }),
         run: runId(this.options.env),
         redact: (text) => this.redactor.redact(text),
       },

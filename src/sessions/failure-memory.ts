@@ -35,16 +35,45 @@ export function failureFilePath(sessionFile: string): string {
  * if (failed) throw failed;
  */
 export function readFailure(path: string, run: string): MultiAuthError | undefined {
-  let data: Partial<FailureFile>;
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8')) as Partial<FailureFile>;
+    text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
-  if (data.run !== run) return undefined;
+  return decodeFailure(text, run);
+}
+
+/**
+ * A remembered failure as stored ({@link encodeFailure}), rebuilt when it is run `run`'s; undefined
+ * for another run's or an unreadable text. For the stores that keep it elsewhere than in a file.
+ *
+ * @example
+ * decodeFailure(await redis.get(key), runId(env));
+ */
+export function decodeFailure(text: string | null | undefined, run: string): MultiAuthError | undefined {
+  let data: Partial<FailureFile>;
+  try {
+    data = JSON.parse(text ?? '') as Partial<FailureFile>;
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || data.run !== run) return undefined;
   const error = errorFromData(data.error);
   error?.details.push('This sign-in failed earlier in this run: it is not tried again until the next run, so that no account is locked.');
   return error;
+}
+
+/**
+ * What a store keeps of a failed sign-in: the run and the error, every text through `redact` first.
+ *
+ * @example
+ * await redis.set(key, encodeFailure(run, error, (t) => redactor.redact(t)));
+ */
+export function encodeFailure(run: string, error: MultiAuthError, redact: (text: string) => string): string {
+  // Every text of the error at once: masks are JSON-safe.
+  const body: FailureFile = { run, error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
+  return JSON.stringify(body);
 }
 
 /**
@@ -55,11 +84,9 @@ export function readFailure(path: string, run: string): MultiAuthError | undefin
  * writeFailure(failureFilePath(file), runId(env), error, (t) => redactor.redact(t));
  */
 export function writeFailure(path: string, run: string, error: MultiAuthError, redact: (text: string) => string): void {
-  // Every text of the error at once: masks are JSON-safe.
-  const body: FailureFile = { run, error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
   try {
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
+    writeFileSync(temp, encodeFailure(run, error, redact), { mode: 0o600 });
     renameSync(temp, path);
   } catch {
     // Best effort: see above.

@@ -11,6 +11,10 @@ export { SessionStore, type ResolvedSession, type SessionProvider, type SessionS
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export { removeUnreachableSessions, type TidyResult } from './tidy-cache.js';
+export { sessionBackendFromEnv, type BackendChoice } from './store-from-env.js';
+export { FileBackend, type FileBackendOptions } from './file-backend.js';
+export type { SessionBackend } from './store-backend.js';
+export { Sealer, sealerFromEnv } from './seal.js';
 export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import type { Sealer } from './seal.js';
 import type { SignInResult } from '../runtime/index.js';
 
 /**
@@ -17,7 +18,10 @@ export interface SessionFileBody {
   key: string;
   /** The config that wrote it ({@link configOwner}): a tidy-up removes only its own config's files. */
   owner?: string;
-  session: SignInResult;
+  /** In plaintext, when no `MULTIAUTH_CACHE_KEY` is set. */
+  session?: SignInResult;
+  /** Sealed with `MULTIAUTH_CACHE_KEY` (see `Sealer`): the session's JSON, under the file's name. */
+  sealed?: string;
 }
 
 /** Names {@link sessionFilePath} gives: the readable part, then 16 hex digits. */
@@ -51,37 +55,68 @@ export function sessionFilePath(dir: string, scopeKey: string, user: string): st
 /**
  * Reads a cached session. A missing file gives undefined; so does a corrupted, truncated or foreign
  * file, which is deleted so the next writer starts clean (a crash mid-write must not wedge a run).
+ * With a `sealer` only a sealed session opens; without one only a plaintext one. A sealed file that
+ * does not open (another key, no key) is left for the next writer: no session, a new sign-in.
  */
-export function readSessionFile(path: string, scopeKey: string): SignInResult | undefined {
+export function readSessionFile(path: string, scopeKey: string, sealer?: Sealer): SignInResult | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
-  try {
-    const body = JSON.parse(text) as Partial<SessionFileBody>;
-    if (body.format === SESSION_FILE_FORMAT && body.key === scopeKey && isSession(body.session)) return body.session;
-  } catch {
-    // fall through: unreadable content is treated as no session
+  const body = parseBody(text);
+  if (body?.format === SESSION_FILE_FORMAT && body.key === scopeKey) {
+    if (body.sealed !== undefined) return sealer ? openSession(sealer, body.sealed, basename(path)) : undefined;
+    if (!sealer && isSession(body.session)) return body.session;
+    if (sealer && isSession(body.session)) return undefined;
   }
   rmSync(path, { force: true });
   return undefined;
 }
 
 /**
+ * The session sealed under `name`, or undefined when it does not open or is no session.
+ *
+ * @example
+ * openSession(sealer, body.sealed, 'alice-1f2e3d4c5b6a7988.json');
+ */
+export function openSession(sealer: Sealer, sealed: unknown, name: string): SignInResult | undefined {
+  const text = sealer.open(sealed, name);
+  if (text === undefined) return undefined;
+  const session = parseBody(text) as unknown;
+  return isSession(session) ? session : undefined;
+}
+
+function parseBody(text: string): Partial<SessionFileBody> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Partial<SessionFileBody>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Writes what a sign-in produced atomically (temp file, then rename) with mode 0600, so a reader
  * never sees half a file and no other local user can read the tokens. Only a {@link SignInResult}:
- * nothing the config holds is written to disk. `owner`: the config that wrote it ({@link configOwner}).
+ * nothing the config holds is written to disk. `owner`: the config that wrote it ({@link configOwner});
+ * `sealer`: sealed with `MULTIAUTH_CACHE_KEY`.
  */
-export function writeSessionFile(path: string, scopeKey: string, session: SignInResult, owner?: string): void {
-  const body: SessionFileBody = { format: SESSION_FILE_FORMAT, key: scopeKey, ...(owner === undefined ? {} : { owner }), session };
+export function writeSessionFile(path: string, scopeKey: string, session: SignInResult, owner?: string, sealer?: Sealer): void {
+  const body: SessionFileBody = {
+    format: SESSION_FILE_FORMAT,
+    key: scopeKey,
+    ...(owner === undefined ? {} : { owner }),
+    ...(sealer ? { sealed: sealer.seal(JSON.stringify(session), basename(path)) } : { session }),
+  };
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
   renameSync(temp, path);
 }
 
-function isSession(value: unknown): value is SignInResult {
+/** Whether a parsed value has the shape of a {@link SignInResult} (a cache file, a Redis value). */
+export function isSession(value: unknown): value is SignInResult {
   if (!value || typeof value !== 'object') return false;
   const s = value as Record<string, unknown>;
   return (

@@ -1,9 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { needsRefresh, type SignInResult } from '../runtime/index.js';
-import { ensureCacheDir } from './cache-dir.js';
-import { withFileLock, type FileLockOptions } from './lock.js';
-import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
-import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
+import type { FileLockOptions } from './lock.js';
+import { FileBackend } from './file-backend.js';
+import type { SessionBackend } from './store-backend.js';
 import { isMultiAuthError, type MultiAuthError } from '../core/errors.js';
 
 /** How a session was obtained: annotations and reports say it. */
@@ -40,6 +38,8 @@ export interface SessionStoreOptions {
   scopeKey: string | ((user: string) => string);
   /** The config that writes the files (`configOwner`), for tidying up; absent = none named. */
   owner?: string;
+  /** Where sessions live; default the file store in `dir` (with `owner` and `lock`). */
+  backend?: SessionBackend;
   /** false = keep sessions in memory only (no files, no cross-process sharing). Default true. */
   persist?: boolean;
   /**
@@ -69,12 +69,14 @@ export class SessionStore {
   /** Failed sign-ins of this process: every later request for the user gets the same error. */
   private readonly failed = new Map<string, unknown>();
   private readonly now: () => number;
+  private readonly backend: SessionBackend;
 
   constructor(
     private readonly options: SessionStoreOptions,
     private readonly provider: SessionProvider,
   ) {
     this.now = options.now ?? Date.now;
+    this.backend = options.backend ?? new FileBackend({ dir: options.dir, ...(options.owner === undefined ? {} : { owner: options.owner }), ...(options.lock ? { lock: options.lock } : {}) });
   }
 
   /** The user's session, signing in or refreshing only when no usable one exists anywhere. */
@@ -137,34 +139,35 @@ export class SessionStore {
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
     const { run } = this.options;
-    const scopeKey = this.keyOf(user);
-    const file = this.fileOf(user);
-    const cached = readSessionFile(file, scopeKey);
-    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || checkedInRun(file, run, cached))) return { session: cached, source: 'cached' };
-    const remembered = run === undefined ? undefined : readFailure(failureFilePath(file), run);
+    const key = this.keyOf(user);
+    const slot = this.backend.slot(user, key);
+    const cached = await this.backend.read(slot, key);
+    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || (await this.checkedInRun(slot, cached)))) return { session: cached, source: 'cached' };
+    const remembered = run === undefined ? undefined : await this.backend.readFailure(slot, run);
     if (remembered) throw remembered;
 
-    return this.underLock(file, async () => {
+    return this.backend.withLock(slot, async () => {
       // Another process may have signed in or refreshed while this one waited for the lock.
-      let current = readSessionFile(file, scopeKey);
+      let current = await this.backend.read(slot, key);
       if (current && !needsRefresh(current, this.now())) {
         // Once per run, under the lock: a server restarted since has forgotten its sessions.
-        if (!this.checks(user) || checkedInRun(file, run, current) || (await this.alive(file, current))) return { session: current, source: 'cached' };
+        if (!this.checks(user) || (await this.checkedInRun(slot, current)) || (await this.alive(slot, current))) return { session: current, source: 'cached' };
         current = undefined;
       }
-      const failedMeanwhile = run === undefined ? undefined : readFailure(failureFilePath(file), run);
+      const failedMeanwhile = run === undefined ? undefined : await this.backend.readFailure(slot, run);
       if (failedMeanwhile) throw failedMeanwhile;
-      return this.obtain(user, file, current);
+      return this.obtain(user, slot, current);
     });
   }
 
   private renewShared(user: string, dead: SignInResult): Promise<ResolvedSession> {
-    const file = this.fileOf(user);
-    return this.underLock(file, async () => {
-      const current = readSessionFile(file, this.keyOf(user));
+    const key = this.keyOf(user);
+    const slot = this.backend.slot(user, key);
+    return this.backend.withLock(slot, async () => {
+      const current = await this.backend.read(slot, key);
       if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
-      if (current && this.checks(user) && (await this.alive(file, current))) return { session: current, source: 'cached' };
-      return this.obtain(user, file, undefined);
+      if (current && this.checks(user) && (await this.alive(slot, current))) return { session: current, source: 'cached' };
+      return this.obtain(user, slot, undefined);
     });
   }
 
@@ -173,7 +176,7 @@ export class SessionStore {
    * the run's check mark (a sign-in or refresh checks its own session), and, when it fails, the
    * run's memory of the failure. Called under the file's lock.
    */
-  private async obtain(user: string, file: string, current: SignInResult | undefined): Promise<ResolvedSession> {
+  private async obtain(user: string, slot: string, current: SignInResult | undefined): Promise<ResolvedSession> {
     const { run } = this.options;
     let resolved: ResolvedSession;
     try {
@@ -181,25 +184,35 @@ export class SessionStore {
         ? { session: await this.provider.refresh(current), source: 'refreshed' }
         : { session: await this.provider.signIn(user), source: 'fresh' };
     } catch (error) {
-      if (run !== undefined && isSignInFailure(error)) writeFailure(failureFilePath(file), run, error, this.options.redact ?? ((t) => t));
+      if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));
       throw error;
     }
-    writeSessionFile(file, this.keyOf(user), resolved.session, this.options.owner);
-    forgetFailure(failureFilePath(file));
-    if (this.checks(user)) markChecked(file, run as string, resolved.session);
+    await this.backend.write(slot, this.keyOf(user), resolved.session);
+    await this.backend.forgetFailure(slot);
+    if (this.checks(user)) await this.backend.markChecked(slot, run as string, resolved.session);
     return resolved;
   }
 
   /** Whether a cached session passes the user's check now; marks it checked for the run when it does. */
-  private async alive(file: string, session: SignInResult): Promise<boolean> {
+  private async alive(slot: string, session: SignInResult): Promise<boolean> {
     try {
       await this.provider.check?.(session);
     } catch (error) {
       if (!isMultiAuthError(error)) throw error;
       return false;
     }
-    markChecked(file, this.options.run as string, session);
+    await this.backend.markChecked(slot, this.options.run as string, session);
     return true;
+  }
+
+  private checkedInRun(slot: string, session: SignInResult): Promise<boolean> {
+    const { run } = this.options;
+    return run === undefined ? Promise.resolve(false) : this.backend.checkedInRun(slot, run, session);
+  }
+
+  /** Releases the store's connections (Redis); the file store has none. */
+  close(): Promise<void> {
+    return this.backend.close();
   }
 
   /** Whether the user's cached sessions are checked once per run (the run is known and the provider checks). */
@@ -212,36 +225,9 @@ export class SessionStore {
     return typeof scopeKey === 'string' ? scopeKey : scopeKey(user);
   }
 
-  private fileOf(user: string): string {
-    return sessionFilePath(this.options.dir, this.keyOf(user), user);
-  }
-
-  private underLock(file: string, work: () => Promise<ResolvedSession>): Promise<ResolvedSession> {
-    ensureCacheDir(this.options.dir);
-    return withFileLock(file, work, this.options.lock);
-  }
 }
 
 /** A failure of the sign-in itself, which the run remembers: not a bug, not the cache's own trouble. */
 function isSignInFailure(error: unknown): error is MultiAuthError {
   return isMultiAuthError(error) && error.code !== 'SESSION_CACHE';
-}
-
-/** Whether the cached session was checked in this run (`<file>.checked` names the run and the session). */
-function checkedInRun(file: string, run: string | undefined, session: SignInResult): boolean {
-  if (run === undefined) return false;
-  try {
-    const mark = JSON.parse(readFileSync(`${file}.checked`, 'utf8')) as { run?: unknown; createdAt?: unknown };
-    return mark.run === run && mark.createdAt === session.createdAt;
-  } catch {
-    return false;
-  }
-}
-
-function markChecked(file: string, run: string, session: SignInResult): void {
-  try {
-    writeFileSync(`${file}.checked`, JSON.stringify({ run, createdAt: session.createdAt }), { mode: 0o600 });
-  } catch {
-    // Best effort: another worker checks once more.
-  }
 }

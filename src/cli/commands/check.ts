@@ -1,16 +1,13 @@
 import { withContext } from '../../core/error-context.js';
 import { isMultiAuthError, MultiAuthError } from '../../core/errors.js';
-import type { PlanUser } from '../../compile/index.js';
 import { authenticate, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
 import { plural, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { browserFor } from './browser-users.js';
+import { DEFAULT_PARALLEL, inOrderBounded, MAX_PARALLEL, parallelOption } from './bounded.js';
 import { describeExpiry, describeHow } from './login-output.js';
 
-/** Sign-ins at once by default: enough to be quick, few enough not to look like an attack. */
-const DEFAULT_PARALLEL = 4;
-const MAX_PARALLEL = 32;
 
 /** How one user's check went, as `--json` prints it. */
 interface UserOutcome {
@@ -61,45 +58,37 @@ export const checkCommand: Command = {
     const users = positionals.length ? [...new Set(positionals)].map((name) => findPlanUser(plan, name)) : plan.users;
 
     const browser = await browserFor(plan, users, values['browser-path'] as string | undefined, io);
-    const outcomes: Array<UserOutcome | undefined> = users.map(() => undefined);
     const errors = new Map<number, MultiAuthError>();
-    let printed = 0;
     const width = Math.min(24, Math.max(...users.map((user) => user.name.length)));
-    // Lines come out in the config's order, each as soon as it and those before it are done.
-    const flush = (): void => {
-      if (values.json) return;
-      while (printed < users.length && outcomes[printed] !== undefined) {
-        io.stdout.write(redactor.redact(outcomeLine(outcomes[printed] as UserOutcome, width)));
-        printed++;
-      }
-    };
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < users.length) {
-        const index = next++;
-        const user = users[index] as PlanUser;
-        const started = performance.now();
-        const how = describeHow(user.procedure, 'signed-in');
-        const checked = user.validation !== undefined;
-        try {
-          const session: Session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
-          outcomes[index] = { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt };
-        } catch (error) {
-          const failure = asError(withContext(error, { context: {} }, redactor));
-          errors.set(index, failure);
-          outcomes[index] = { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message } };
-        }
-        flush();
-      }
-    };
+    let done: UserOutcome[];
     try {
-      await Promise.all(Array.from({ length: Math.min(parallel, users.length) }, worker));
+      done = await inOrderBounded(
+        users,
+        parallel,
+        async (user): Promise<UserOutcome & { failure?: MultiAuthError }> => {
+          const started = performance.now();
+          const how = describeHow(user.procedure, 'signed-in');
+          const checked = user.validation !== undefined;
+          try {
+            const session: Session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
+            return { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt };
+          } catch (error) {
+            const failure = asError(withContext(error, { context: {} }, redactor));
+            return { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message }, failure };
+          }
+        },
+        // Lines come out in the config's order, each as soon as it and those before it are done.
+        ({ failure, ...outcome }, index) => {
+          if (failure) errors.set(index, failure);
+          if (!values.json) io.stdout.write(redactor.redact(outcomeLine(outcome, width)));
+        },
+      );
     } finally {
       await closeDispatchers();
       await browser?.close();
     }
+    done = done.map(({ failure: _failure, ...outcome }: UserOutcome & { failure?: MultiAuthError }) => outcome);
 
-    const done = outcomes as UserOutcome[];
     const failed = done.filter((outcome) => !outcome.ok).length;
     if (values.json) {
       io.stdout.write(`${redactor.redact(JSON.stringify({ ok: failed === 0, users: done.map(rounded) }, null, 2))}\n`);
@@ -138,15 +127,4 @@ function asError(error: unknown): MultiAuthError {
   if (isMultiAuthError(error)) return error;
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return new MultiAuthError('INTERNAL', `internal error: ${firstLine(text)}`, { cause: error });
-}
-
-function parallelOption(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PARALLEL;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_PARALLEL) {
-    throw new MultiAuthError('CLI_USAGE', `--parallel must be a whole number from 1 to ${MAX_PARALLEL}, got "${raw.slice(0, 20)}"`, {
-      hint: `Pass --parallel N, e.g. --parallel ${DEFAULT_PARALLEL}.`,
-    });
-  }
-  return value;
 }

@@ -6,6 +6,9 @@ import { ExitCode } from '../io.js';
 import { sessionJson, sessionText } from './login-output.js';
 import { stepView } from './step-view.js';
 import { browserFor } from './browser-users.js';
+import { parallelOption } from './bounded.js';
+import { writeBundle } from './login-bundle.js';
+import { MultiAuthError } from '../../core/errors.js';
 
 /**
  * `multiauth login USER [-c FILE] [--json] [--reveal] [--verbose]`: signs USER in as the fixtures would and
@@ -19,7 +22,7 @@ import { browserFor } from './browser-users.js';
 export const loginCommand: Command = {
   name: 'login',
   summary: 'sign a user in and print the session (secrets masked unless --reveal)',
-  arguments: 'USER [-c FILE] [--json] [--reveal] [--verbose] [--browser-path P]',
+  arguments: '(USER | --all --out DIR) [-c FILE] [--json] [--reveal] [--verbose] [--browser-path P]',
   description:
     'Signs USER in exactly as the Playwright fixtures do, and prints what every authenticated\n' +
     'request will carry: headers, cookies, query parameters, body fields, and when it expires.\n' +
@@ -27,20 +30,37 @@ export const loginCommand: Command = {
     '{"user","headers","cookies","query","body","expiresAt"} for scripts (docs/cli.md).\n' +
     '--verbose prints each step on stderr as it runs: requests without query values,\n' +
     'statuses, times, the names of what was extracted, the injections, the session check.\n' +
+    '--all --out DIR signs every user in (a few at a time) and writes their sessions, sealed with\n' +
+    'MULTIAUTH_CACHE_KEY, into DIR: a bundle shards use as MULTIAUTH_CACHE_DIR (docs/caching.md).\n' +
     'Exit 0 signed in, 1 sign-in failed, 2 invalid config or unknown user.',
   options: {
     config: configOption,
     json: { type: 'boolean', description: 'print the session as JSON' },
     reveal: { type: 'boolean', description: 'print secret values instead of ********' },
     verbose: { type: 'boolean', short: 'v', description: 'print each step of the sign-in on stderr as it runs (secrets masked)' },
+    all: { type: 'boolean', description: 'every user of the config (with --out)' },
+    out: { type: 'string', valueName: 'DIR', description: 'write the sessions, sealed, into DIR: a bundle for sharded runs' },
+    parallel: { type: 'string', valueName: 'N', description: 'with --all: sign-ins at once (default 4)' },
     'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 0, max: 1 },
   async run({ values, positionals, io }) {
-    const userName = positionals[0] as string;
+    const out = values.out as string | undefined;
+    if (values.all ? positionals.length > 0 || out === undefined || values.json || values.reveal : positionals.length !== 1) {
+      throw new MultiAuthError('CLI_USAGE', values.all ? '--all writes a bundle: give --out DIR, and no USER, --json or --reveal' : 'name one USER (or --all --out DIR)', {
+        hint: 'multiauth login alice, or multiauth login --all --out auth-bundle',
+      });
+    }
+    const parallel = parallelOption(values.parallel as string | undefined);
     const opened = await usableConfig(values.config as string | undefined, io);
     if (!opened) return ExitCode.INVALID;
     const { plan, redactor } = opened;
+    if (out !== undefined) {
+      const users = values.all ? plan.users : [findPlanUser(plan, positionals[0] as string)];
+      const failed = await writeBundle(opened, { users, out, parallel, io, ...(values['browser-path'] ? { browserPath: values['browser-path'] as string } : {}) });
+      return failed ? ExitCode.AUTH_FAILED : ExitCode.OK;
+    }
+    const userName = positionals[0] as string;
 
     const user = findPlanUser(plan, userName);
     let session;

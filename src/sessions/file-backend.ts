@@ -1,0 +1,81 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { MultiAuthError } from '../core/errors.js';
+import type { SignInResult } from '../runtime/index.js';
+import { ensureCacheDir } from './cache-dir.js';
+import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
+import { withFileLock, type FileLockOptions } from './lock.js';
+import type { Sealer } from './seal.js';
+import { readSessionFile, sessionFilePath, writeSessionFile } from './session-file.js';
+import type { SessionBackend } from './store-backend.js';
+
+/** Options of {@link FileBackend}. */
+export interface FileBackendOptions {
+  /** The cache directory, e.g. `.auth`. */
+  dir: string;
+  /** The config that writes the files (`configOwner`), for tidying up. */
+  owner?: string;
+  lock?: FileLockOptions;
+  /** Seals sessions (`MULTIAUTH_CACHE_KEY`); absent: plaintext, 0600. */
+  sealer?: Sealer;
+}
+
+/**
+ * The default store: one 0600 file per user and key in the cache directory, a lock directory beside
+ * it (proper-lockfile), and `.failed` / `.checked` marks (see docs/caching.md). Nothing to run.
+ *
+ * @example
+ * const backend = new FileBackend({ dir: '.auth' });
+ * await backend.read(backend.slot('alice', key), key);
+ */
+export class FileBackend implements SessionBackend {
+  constructor(private readonly options: FileBackendOptions) {}
+
+  slot(user: string, key: string): string {
+    return sessionFilePath(this.options.dir, key, user);
+  }
+
+  async read(slot: string, key: string): Promise<SignInResult | undefined> {
+    return readSessionFile(slot, key, this.options.sealer);
+  }
+
+  async write(slot: string, key: string, session: SignInResult): Promise<void> {
+    ensureCacheDir(this.options.dir);
+    writeSessionFile(slot, key, session, this.options.owner, this.options.sealer);
+  }
+
+  withLock<T>(slot: string, work: () => Promise<T>): Promise<T> {
+    ensureCacheDir(this.options.dir);
+    return withFileLock(slot, work, this.options.lock);
+  }
+
+  async readFailure(slot: string, run: string): Promise<MultiAuthError | undefined> {
+    return readFailure(failureFilePath(slot), run);
+  }
+
+  async writeFailure(slot: string, run: string, error: MultiAuthError, redact: (text: string) => string): Promise<void> {
+    writeFailure(failureFilePath(slot), run, error, redact);
+  }
+
+  async forgetFailure(slot: string): Promise<void> {
+    forgetFailure(failureFilePath(slot));
+  }
+
+  async checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
+    try {
+      const mark = JSON.parse(readFileSync(`${slot}.checked`, 'utf8')) as { run?: unknown; createdAt?: unknown };
+      return mark.run === run && mark.createdAt === session.createdAt;
+    } catch {
+      return false;
+    }
+  }
+
+  async markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
+    try {
+      writeFileSync(`${slot}.checked`, JSON.stringify({ run, createdAt: session.createdAt }), { mode: 0o600 });
+    } catch {
+      // Best effort: another worker checks once more.
+    }
+  }
+
+  async close(): Promise<void> {}
+}
