@@ -69,6 +69,24 @@ export interface OpenedConfig {
 export function openConfig(options: OpenConfigOptions): OpenedConfig {
   const file = configFile(options);
   const loaded = loadConfig(file, { env: options.env, deferMissingEnv: options.deferMissingEnv === true });
+  return checkConfig(loaded, file, options);
+}
+
+/**
+ * What {@link openConfig} does once the file is loaded: compiles it, makes the plan's paths
+ * absolute (from `file`'s folder), runs `checkPlan` and the runtime's `preflight`, locates every
+ * issue and registers the plan's secrets. For a config whose text the caller already parsed (the
+ * bad-config corpus shows every error `multiauth validate` would, not only the loader's).
+ *
+ * @throws ConfigInvalidError as {@link openConfig}.
+ * @example
+ * const opened = checkConfig(parseConfig(text, 'multiauth.yaml'), 'multiauth.yaml');
+ */
+export function checkConfig(
+  loaded: LoadedConfig,
+  file: string,
+  options: Pick<OpenConfigOptions, 'checks' | 'redactor'> = {},
+): OpenedConfig {
   const redactor = options.redactor ?? new Redactor();
   let plan: Plan;
   try {

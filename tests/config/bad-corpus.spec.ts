@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
 import { parseConfig } from '../../src/config/index.js';
 import { ConfigInvalidError } from '../../src/core/errors.js';
+import { checkConfig } from '../../src/sessions/open-config.js';
 import { thrown } from '../support/errors.js';
 
 /**
- * The bad-config corpus: every `bad/NN-name.(yaml|json)` must fail to load, and its rendered
- * errors must equal `bad/NN-name.expected.txt` exactly. Set MULTIAUTH_UPDATE_GOLDEN=1 to rewrite
- * the golden files, then read each one before committing it.
+ * The bad-config corpus: every `bad/NN-name.(yaml|json)` must fail to open as `multiauth validate`
+ * opens it (loaded, then compiled and checked: browser commands too), and its rendered errors must
+ * equal `bad/NN-name.expected.txt` exactly. Set MULTIAUTH_UPDATE_GOLDEN=1 to rewrite the golden
+ * files, then read each one before committing it.
  */
 const DIR = fileURLToPath(new URL('./bad/', import.meta.url));
 const SHOWN_DIR = 'tests/config/bad';
@@ -27,7 +29,8 @@ test('the corpus has at least 30 bad configs, each with a golden file', () => {
 for (const name of cases) {
   test(`bad config ${name}`, () => {
     const text = readFileSync(join(DIR, name), 'utf8');
-    const error = thrown(() => parseConfig(text, `${SHOWN_DIR}/${name}`, { env: ENV, dotenvDir: SHOWN_DIR }));
+    const shown = `${SHOWN_DIR}/${name}`;
+    const error = thrown(() => checkConfig(parseConfig(text, shown, { env: ENV, dotenvDir: SHOWN_DIR }), shown));
     expect(error).toBeInstanceOf(ConfigInvalidError);
     const rendered = `${error.render()}\n`;
     expect(rendered).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -12,7 +12,17 @@ const EXAMPLE_DEMO_URL = 'http://127.0.0.1:4010';
  * const plan = planFromYaml(webdriverExample(demo.url));
  */
 export function webdriverExample(demoUrl: string): string {
-  const text = readFileSync(join(ROOT, 'examples', 'presets', 'webdriver.yaml'), 'utf8');
-  if (!text.includes(EXAMPLE_DEMO_URL)) throw new Error(`the webdriver example no longer targets ${EXAMPLE_DEMO_URL}`);
+  return exampleAt(join('presets', 'webdriver.yaml'), demoUrl);
+}
+
+/**
+ * The text of an example under `examples/`, pointed at a demo server the test started.
+ *
+ * @example
+ * const plan = planFromYaml(exampleAt('browser/control-flow.yaml', demo.url));
+ */
+export function exampleAt(path: string, demoUrl: string): string {
+  const text = readFileSync(join(ROOT, 'examples', path), 'utf8');
+  if (!text.includes(EXAMPLE_DEMO_URL)) throw new Error(`the example ${path} no longer targets ${EXAMPLE_DEMO_URL}`);
   return text.replaceAll(EXAMPLE_DEMO_URL, demoUrl);
 }

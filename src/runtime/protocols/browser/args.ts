@@ -18,9 +18,11 @@ export type ArgKind =
   | 'url'
   | 'text'
   | 'script'
+  | 'condition'
   | 'variable'
   | 'milliseconds'
   | 'seconds'
+  | 'count'
   | 'resolution'
   | 'coordinates'
   | 'json'
@@ -59,9 +61,11 @@ export const ARG_DESCRIPTIONS: Readonly<Record<ArgKind, string>> = {
   url: 'URL (relative to the project url)',
   text: 'text',
   script: 'JavaScript (function body)',
+  condition: 'JavaScript expression',
   variable: 'variable name',
   milliseconds: 'milliseconds',
   seconds: 'seconds',
+  count: 'number of times',
   resolution: 'WIDTHxHEIGHT',
   coordinates: 'x,y',
   json: 'JSON',
@@ -124,6 +128,8 @@ export function checkArg(kind: ArgKind, text: string): string | undefined {
     case 'milliseconds':
     case 'seconds':
       return NUMBER.test(value) || hasTemplate(value) ? undefined : `expected a number of ${kind}`;
+    case 'count':
+      return /^\d+$/.test(value) || hasTemplate(value) ? undefined : 'expected a whole number of times, e.g. 3';
     case 'resolution':
       return /^\d+x\d+$/.test(value) || hasTemplate(value) ? undefined : 'expected WIDTHxHEIGHT, e.g. 1280x800';
     case 'coordinates':

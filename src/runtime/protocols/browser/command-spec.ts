@@ -10,8 +10,12 @@ export interface BrowserCommandSpec {
   summary: string;
   /** Absent = the command ignores that field. */
   args: { target?: ArgSpec; value?: ArgSpec };
-  /** Runs the command in the selected window and frame; throws StepFailure (or a Playwright error) on failure. */
-  run(run: BrowserRun, cmd: CommandInput): Promise<void>;
+  /**
+   * Runs the command in the selected window and frame; throws StepFailure (or a Playwright error)
+   * on failure. Control-flow commands that decide (`if`, `while`, `times`, …) resolve to their
+   * decision: enter the block, or run the loop's body once more.
+   */
+  run(run: BrowserRun, cmd: CommandInput): Promise<boolean | void>;
 }
 
 /** A group of table rows (one file per concern). */

@@ -1,5 +1,6 @@
 import type { BrowserCommandSpec } from './command-spec.js';
 import { ASSERTION_COMMANDS } from './commands/assertions.js';
+import { FLOW_COMMANDS } from './commands/flow.js';
 import { INPUT_COMMANDS } from './commands/input.js';
 import { MOUSE_COMMANDS } from './commands/mouse.js';
 import { NAVIGATION_COMMANDS } from './commands/navigation.js';
@@ -23,6 +24,7 @@ export const BROWSER_COMMANDS: Readonly<Record<string, BrowserCommandSpec>> = Ob
   ...WAIT_COMMANDS,
   ...STORE_COMMANDS,
   ...ASSERTION_COMMANDS,
+  ...FLOW_COMMANDS,
 });
 
 /**
@@ -30,9 +32,10 @@ export const BROWSER_COMMANDS: Readonly<Record<string, BrowserCommandSpec>> = Ob
  * `multiauth validate` with this reason rather than a bare "unknown command".
  */
 export const UNSUPPORTED_COMMANDS: Readonly<Record<string, string>> = Object.freeze({
+  run: 'running another test is not supported; put its commands in this test',
   ...Object.fromEntries(
-    ['if', 'elseIf', 'else', 'end', 'while', 'do', 'repeatIf', 'times', 'forEach', 'run', 'gotoIf', 'gotoLabel', 'label'].map(
-      (name) => [name, 'control flow is not supported in sign-in scripts; record a straight sequence of commands'],
+    ['gotoIf', 'gotoLabel', 'label'].map(
+      (name) => [name, 'jumps to labels are not supported; use if, while, times, forEach or do … repeatIf'],
     ),
   ),
   ...Object.fromEntries(

@@ -5,9 +5,10 @@ import type { Page } from 'playwright-core';
 import { MultiAuthError, isMultiAuthError, type AuthContext } from '../../../core/errors.js';
 import { MASK } from '../../../core/redactor.js';
 import { redactUrlsIn } from '../../../core/urls.js';
+import { MAX_LOOP_ITERATIONS } from './control-flow.js';
 
 /** Why a command failed, so the error can say what to do. */
-export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'network';
+export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'condition' | 'loop' | 'network';
 
 /**
  * A command that could not do its job. Thrown by command handlers; {@link stepError} turns it
@@ -39,6 +40,12 @@ const HINTS: Readonly<Record<FailureKind, string>> = {
   invalid: 'Fix the command\'s target or value (`multiauth validate` checks them before anything runs).',
   window: 'Select the window the command should act on with selectWindow (handle=${name}, win_ser_local, win_ser_1).',
   script: 'Fix the script (it runs as the body of a function in the selected frame; use `return` to store a value).',
+  condition:
+    'Fix the condition: a JavaScript expression run in the selected frame, where ${name} stands for the ' +
+    'variable\'s value (write ${name}, not "${name}"; quote text: ${status} === "ok").',
+  loop:
+    `The loop did not end: check that the commands inside it change what its condition reads (the screenshot ` +
+    `shows the page), or leave it with break. A loop may run ${MAX_LOOP_ITERATIONS} times each time it starts.`,
   network: 'Check that the site is reachable from this machine (the URL, options.proxy, VPN or DNS).',
 };
 

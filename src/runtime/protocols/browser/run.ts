@@ -12,6 +12,7 @@ import type { OriginStorage } from '../../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../../template/template.js';
 import type { ArgSpec } from './args.js';
 import { BROWSER_COMMANDS, isDisabledCommand, type BrowserCommandSpec } from './commands.js';
+import { buildFlow, type FlowStep } from './control-flow.js';
 import { BrowserVariables, expandKeys, expandText } from './expand.js';
 import { StepFailure, stepError } from './failure.js';
 import { locatorCandidates } from './locators.js';
@@ -50,12 +51,14 @@ const AUTHORIZATION_CODE = 'authorization_code';
 export const DEFAULT_WAIT_SECONDS = 10;
 
 /**
- * Runs a Selenium IDE project (every test, every command, in order) in a page of `context`, and
- * returns what the browser did. The first failing command stops the step.
+ * Runs a Selenium IDE project (every test, every command, in order, following `if`, `while`,
+ * `times`, `forEach`, `do` … `repeatIf` and `break`) in a page of `context`, and returns what the
+ * browser did. The first failing command stops the step.
  *
  * @throws MultiAuthError `BROWSER_STEP_FAILED` naming the test, the command (1-based index, name,
  *   target), the cause and a screenshot; `TEMPLATE_UNKNOWN_VARIABLE` for an unknown `${name}` or
- *   `{{name}}`; `BROWSER_UNKNOWN_COMMAND` for a command missing from {@link BROWSER_COMMANDS}.
+ *   `{{name}}`; `BROWSER_UNKNOWN_COMMAND` for a command missing from {@link BROWSER_COMMANDS};
+ *   `CONFIG_INVALID`, before anything runs, for blocks that do not nest (an `end` without an `if`…).
  * @example
  * const context = await browser.newContext();
  * const { observation, variables } = await runBrowserStep({ op, context, scope: { username: 'alice', password },
@@ -77,14 +80,13 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     log: input.log,
     redact: input.redact,
   });
+  const flows = op.project.tests.map((test, t) => testFlow(test, [...op.origin, 'project', 'tests', t], input));
   const authorization = op.authorize ? await startAuthorization(op.authorize, run, input) : undefined;
   try {
     for (const [t, test] of op.project.tests.entries()) {
-      for (const [c, command] of test.commands.entries()) {
-        // The provider sent the browser back: the recorded steps after that are not needed.
-        if (authorization?.redirect.url) break;
-        await runCommand(run, input, test, command, [...op.origin, 'project', 'tests', t, 'commands', c], c + 1);
-      }
+      // The provider sent the browser back: the recorded steps after that are not needed.
+      const done = (): boolean => authorization?.redirect.url !== undefined;
+      await runTest(run, input, test, flows[t] ?? [], [...op.origin, 'project', 'tests', t], done);
     }
     if (authorization) await authorization.finish();
   } catch (error) {
@@ -145,6 +147,101 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
 }
 
+/**
+ * The block structure of a test, refused before anything runs when its blocks do not nest (a
+ * config that skipped `multiauth validate`, which reports the same problems at file:line:col).
+ */
+function testFlow(test: BrowserTest, path: ConfigPath, input: BrowserStepInput): FlowStep[] {
+  const { steps, issues } = buildFlow(test.commands.map((command) => command.command));
+  const [first] = issues;
+  if (!first) return steps;
+  const index = first.index + 1;
+  throw new MultiAuthError('CONFIG_INVALID', `test "${test.name}", command ${index} (${test.commands[first.index]?.command.trim()}): ${first.message}`, {
+    path: [...path, 'commands', first.index, 'command'],
+    context: { ...input.where, stepKind: `browser command ${index}` },
+    hint: 'Blocks nest as in Selenium IDE (docs/browser.md, "Control flow"); `multiauth validate` lists every such problem.',
+  });
+}
+
+/**
+ * Runs one test's commands, following its block structure: conditions choose branches, loops go
+ * back to decide again, `break` leaves the innermost loop. Each loop counts the rounds of its body
+ * from the moment it starts, so a loop inside another starts afresh each time.
+ */
+async function runTest(
+  run: BrowserRun,
+  input: BrowserStepInput,
+  test: BrowserTest,
+  steps: FlowStep[],
+  path: ConfigPath,
+  done: () => boolean,
+): Promise<void> {
+  const rounds = new Map<number, number>();
+  const decide = async (at: number, iteration?: number): Promise<boolean> => {
+    const raw = test.commands[at] as BrowserCommand;
+    return (await runCommand(run, input, test, raw, [...path, 'commands', at], at + 1, iteration)) === true;
+  };
+  let at = 0;
+  while (at < test.commands.length && !done()) {
+    const step = steps[at] ?? { kind: 'command' };
+    switch (step.kind) {
+      case 'command':
+        await runCommand(run, input, test, test.commands[at] as BrowserCommand, [...path, 'commands', at], at + 1);
+        at += 1;
+        break;
+      case 'if': {
+        // The first clause whose condition holds (an else always does) gets the run; none: past the end.
+        let clause = at;
+        for (;;) {
+          const current = steps[clause];
+          if ((current?.kind === 'if' || current?.kind === 'elseIf') && !(await decide(clause))) clause = current.next;
+          else break;
+        }
+        at = clause + 1;
+        break;
+      }
+      case 'elseIf':
+      case 'else':
+        // Reached from the branch above, which ran: the rest of the chain is skipped.
+        at = step.end + 1;
+        break;
+      case 'loop': {
+        const count = rounds.get(at) ?? 0;
+        if (await decide(at, count)) {
+          rounds.set(at, count + 1);
+          at += 1;
+        } else {
+          rounds.delete(at);
+          at = step.exit;
+        }
+        break;
+      }
+      case 'do':
+        rounds.set(at, 1);
+        at += 1;
+        break;
+      case 'repeatIf': {
+        const count = rounds.get(step.loop) ?? 1;
+        if (await decide(at, count)) {
+          rounds.set(step.loop, count + 1);
+          at = step.loop + 1;
+        } else {
+          rounds.delete(step.loop);
+          at += 1;
+        }
+        break;
+      }
+      case 'end':
+        at = step.loop ?? at + 1;
+        break;
+      case 'break':
+        rounds.delete(step.loop);
+        at = step.exit;
+        break;
+    }
+  }
+}
+
 async function runCommand(
   run: BrowserRun,
   input: BrowserStepInput,
@@ -152,7 +249,8 @@ async function runCommand(
   raw: BrowserCommand,
   path: ConfigPath,
   index: number,
-): Promise<void> {
+  iteration?: number,
+): Promise<boolean | void> {
   if (isDisabledCommand(raw.command)) return;
   const name = raw.command.trim();
   const spec = Object.hasOwn(BROWSER_COMMANDS, name) ? BROWSER_COMMANDS[name] : undefined;
@@ -175,6 +273,7 @@ async function runCommand(
     raw,
     path,
     at,
+    ...(iteration === undefined ? {} : { iteration }),
   };
   if (spec.args.target?.kind === 'locator' || spec.args.target?.kind === 'frameLocator') {
     cmd.candidates = locatorCandidates(raw).map((candidate, i) => ({
@@ -190,8 +289,9 @@ async function runCommand(
       throw new StepFailure('window', 'the selected window has been closed');
     }
     if (run.frame.isDetached()) run.frame = run.page.mainFrame();
-    await spec.run(run, cmd);
+    const decision = await spec.run(run, cmd);
     if (before) await awaitNewWindow(run, before, raw);
+    return decision;
   } catch (error) {
     throw await stepError(
       error,
@@ -202,7 +302,7 @@ async function runCommand(
 }
 
 function expandArg(run: BrowserRun, spec: ArgSpec | undefined, text: string, where: TemplateWhere): string {
-  if (!spec || spec.kind === 'script' || spec.kind === 'keys') return text.trim();
+  if (!spec || spec.kind === 'script' || spec.kind === 'condition' || spec.kind === 'keys') return text.trim();
   return expandText(text, run.vars, where);
 }
 

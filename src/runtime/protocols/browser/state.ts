@@ -24,6 +24,8 @@ export interface CommandInput {
   raw: BrowserCommand;
   /** Config path of the command. */
   path: ConfigPath;
+  /** For a loop's deciding command: how many times its body has run since the loop started. */
+  iteration?: number;
   /** Where a field of the command is expanded, for template errors (`cmd.at('value')`). */
   at(field: 'target' | 'value' | 'targets'): TemplateWhere;
 }

@@ -6,11 +6,13 @@ import { formatPath } from '../../../core/path.js';
 import { didYouMean } from '../../../core/suggest.js';
 import { checkArg, type ArgSpec } from './args.js';
 import { BROWSER_COMMANDS, UNSUPPORTED_COMMANDS, isDisabledCommand } from './commands.js';
+import { buildFlow } from './control-flow.js';
 import { alternatives } from './locators.js';
 
 /**
  * Checks every browser operation of a plan against the command table before anything runs:
- * unknown commands (with a "did you mean"), commands this runner refuses (and why), a missing
+ * unknown commands (with a "did you mean"), commands this runner refuses (and why), blocks that
+ * do not nest (an `end` without an `if`, a `repeatIf` without a `do`, …), a missing
  * required target or value, malformed locators (unknown prefix), unknown `${KEY_…}` names, and
  * the shapes of sizes, timeouts, coordinates, JSON, window and option locators. Parts hidden by a
  * `{{name}}` or `${name}` are left to the run. Paths are `op.origin` + `project.tests[i].commands[j]…`.
@@ -37,12 +39,20 @@ export function browserIssues(plan: Plan): ConfigIssue[] {
 function operationIssues(op: PlanBrowserOperation): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const [t, test] of op.project.tests.entries()) {
+    const commands: ConfigPath = [...op.origin, 'project', 'tests', t, 'commands'];
     for (const [c, command] of test.commands.entries()) {
-      issues.push(...commandIssues(command, [...op.origin, 'project', 'tests', t, 'commands', c]));
+      issues.push(...commandIssues(command, [...commands, c]));
+    }
+    for (const issue of buildFlow(test.commands.map((command) => command.command)).issues) {
+      issues.push({ severity: 'error', path: [...commands, issue.index, 'command'], message: issue.message, hint: BLOCK_HINT });
     }
   }
   return issues;
 }
+
+const BLOCK_HINT =
+  'Blocks nest as in Selenium IDE: if … elseIf … else … end; while, times or forEach … end; do … repeatIf; ' +
+  'break inside a loop (docs/browser.md, "Control flow").';
 
 const NAMES = Object.keys(BROWSER_COMMANDS);
 

@@ -55,10 +55,51 @@ test('an unknown command is an error at the command, with a suggestion', () => {
 });
 
 test('known Selenium IDE commands that are not supported say why', () => {
-  const issues = browserIssues(plan([c('if', '${x} > 1'), c('acceptAlert')]));
+  const issues = browserIssues(plan([c('gotoIf', '${x} > 1', 'done'), c('run', 'other test'), c('acceptAlert')]));
   expect(issues.map((i) => [i.path, i.message])).toEqual([
-    [at(0, 'command'), 'the command "if" is not supported: control flow is not supported in sign-in scripts; record a straight sequence of commands'],
-    [at(1, 'command'), 'the command "acceptAlert" is not supported: JavaScript dialogs are dismissed automatically; remove the command'],
+    [at(0, 'command'), 'the command "gotoIf" is not supported: jumps to labels are not supported; use if, while, times, forEach or do … repeatIf'],
+    [at(1, 'command'), 'the command "run" is not supported: running another test is not supported; put its commands in this test'],
+    [at(2, 'command'), 'the command "acceptAlert" is not supported: JavaScript dialogs are dismissed automatically; remove the command'],
+  ]);
+});
+
+test('control flow that nests has no issues; its targets are checked like any other', () => {
+  expect(browserIssues(plan([
+    c('if', 'document.querySelector("#consent") !== null'),
+    c('click', 'id=allow'),
+    c('elseIf', '${role} === "admin"'),
+    c('else'),
+    c('end'),
+    c('times', '{{rounds}}'),
+    c('break'),
+    c('end'),
+    c('forEach', 'names', 'name'),
+    c('end'),
+    c('do'),
+    c('repeatIf', 'false'),
+  ]))).toEqual([]);
+  const issues = browserIssues(plan([c('if', ''), c('end'), c('times', 'thrice'), c('end'), c('forEach', 'names'), c('end'), c('while', ' '), c('end')]));
+  expect(issues.map((i) => [i.path, i.message])).toEqual([
+    [at(0, 'target'), 'if needs a target'],
+    [at(2, 'target'), 'expected a whole number of times, e.g. 3'],
+    [at(4, 'value'), 'forEach needs a value'],
+    [at(6, 'target'), 'while needs a target'],
+  ]);
+});
+
+test('blocks that do not nest are errors at the command to fix, in each test of the project', () => {
+  const browser = op([
+    { id: 't1', name: 'first', commands: [c('if', 'true'), c('click', 'id=x'), c('else'), c('else'), c('end'), c('end')] },
+    { id: 't2', name: 'second', commands: [c('break'), c('do'), c('click', 'id=x'), c('while', 'true'), c('end')] },
+  ]);
+  const issues = browserIssues({ users: [], procedures: { login: { name: 'login', origin: ['procedures', 0], operations: [browser], injections: [] } }, scope: [], mtls: [] });
+  const hint = 'Blocks nest as in Selenium IDE: if … elseIf … else … end; while, times or forEach … end; do … repeatIf; ' +
+    'break inside a loop (docs/browser.md, "Control flow").';
+  expect(issues).toEqual([
+    { severity: 'error', path: [...ORIGIN, 'project', 'tests', 0, 'commands', 3, 'command'], message: 'a second else in the if block of command 1 (the first is command 3)', hint },
+    { severity: 'error', path: [...ORIGIN, 'project', 'tests', 0, 'commands', 5, 'command'], message: 'end closes no block: no if, while, times or forEach is open', hint },
+    { severity: 'error', path: [...ORIGIN, 'project', 'tests', 1, 'commands', 0, 'command'], message: 'break outside a loop: break leaves the innermost while, times, forEach or do', hint },
+    { severity: 'error', path: [...ORIGIN, 'project', 'tests', 1, 'commands', 1, 'command'], message: 'the do block is never closed: add a repeatIf', hint },
   ]);
 });
 

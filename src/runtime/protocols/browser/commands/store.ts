@@ -92,22 +92,46 @@ export const STORE_COMMANDS: CommandRows = {
       const { source, args } = expandScript(cmd.target, run.vars, cmd.at('target'));
       // Playwright evaluates a string with a global eval: `var` at the top level makes a global, as in a
       // script tag. Variables passed as arguments need a function around the body.
-      await evaluate(run, args.length ? `(function(){${source}\n}).apply(window, ${JSON.stringify(args)}), undefined` : `${source}\n;undefined`);
+      await evaluate(run, args.length ? `(function(){${source}\n}).apply(window, ${JSON.stringify(args)}), undefined` : `${source}\n;undefined`, 'script');
     },
   },
 };
 
 async function runScript(run: BrowserRun, cmd: CommandInput, isAsync: boolean): Promise<unknown> {
-  const { source, args } = expandScript(cmd.target, run.vars, cmd.at('target'));
-  const fn = `(${isAsync ? 'async ' : ''}function(){${source}\n})`;
-  return evaluate(run, `${fn}.apply(window, ${JSON.stringify(args)})`);
+  return callFunction(run, cmd, (source) => `(${isAsync ? 'async ' : ''}function(){${source}\n})`, 'script');
 }
 
-async function evaluate(run: BrowserRun, expression: string): Promise<unknown> {
+/**
+ * Whether the condition of `if`, `elseIf`, `while` or `repeatIf` (the command's target, a
+ * JavaScript expression) holds in the selected frame. As Selenium IDE does, the expression is run
+ * as `return (expression)` with each `${name}` passed as an argument, exactly as executeScript
+ * passes them, and its result is read as JavaScript reads a condition (truthy or falsy).
+ *
+ * @throws StepFailure `condition` when the expression throws or does not parse.
+ * @example
+ * await evaluateCondition(run, cmd); // target '${count} < 3' with count = 2: true
+ */
+export async function evaluateCondition(run: BrowserRun, cmd: CommandInput): Promise<boolean> {
+  // The newline keeps a trailing `// comment` in the expression from swallowing the parenthesis.
+  return Boolean(await callFunction(run, cmd, (source) => `(function(){return (${source}\n)})`, 'condition'));
+}
+
+/** Calls the function `wrap` makes of the target's source, with the values of its `${name}`s as arguments. */
+async function callFunction(
+  run: BrowserRun,
+  cmd: CommandInput,
+  wrap: (source: string) => string,
+  what: 'script' | 'condition',
+): Promise<unknown> {
+  const { source, args } = expandScript(cmd.target, run.vars, cmd.at('target'));
+  return evaluate(run, `${wrap(source)}.apply(window, ${JSON.stringify(args)})`, what);
+}
+
+async function evaluate(run: BrowserRun, expression: string, what: 'script' | 'condition'): Promise<unknown> {
   try {
     return await run.frame.evaluate(expression);
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? '';
-    throw new StepFailure('script', `the script failed: ${message.replace(/^\w+\.evaluate: /, '')}`);
+    throw new StepFailure(what, `the ${what} failed: ${message.replace(/^\w+\.evaluate: /, '')}`);
   }
 }
