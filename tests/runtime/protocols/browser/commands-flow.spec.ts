@@ -229,6 +229,24 @@ test.describe('the iteration limit', () => {
   });
 });
 
+test('the value of while, repeatIf and times sets the loop limit, as in Selenium IDE', async ({ context, pages }) => {
+  const url = `${pages.url}/flow.html`;
+  const lines: string[] = [];
+  const error = await failure(
+    context,
+    op([c('open', url), c('while', 'true', '3'), c('echo', 'round'), c('end')]),
+    {},
+    { log: (line) => lines.push(line), screenshotDir: test.info().outputPath('screenshots') },
+  );
+  expect(error.message).toMatch(/^test "sign in", command 2 \(while "true"\): the loop ran 3 times and would run again \(the limit is 3\)/);
+  expect(lines).toHaveLength(3);
+  // Past the default of 1000 when the value says so.
+  const { lines: many } = await echoes(context, url, [c('times', '1200', '1500'), c('echo', 'x'), c('end')]);
+  expect(many).toHaveLength(1200);
+  const bad = await flowFailure(context, url, [c('times', '2', 'lots'), c('end')]);
+  expect(bad.message).toContain('the loop limit (value) must be a whole number from 1 to 100000, not "lots"');
+});
+
 test.describe('errors', () => {
   test('a condition that does not parse fails the step at that command', async ({ context, pages }) => {
     const error = await flowFailure(context, `${pages.url}/flow.html`, [c('echo', 'before'), c('while', '1 +'), c('end')]);

@@ -9,11 +9,27 @@ import { evaluateCondition } from './store.js';
  * A loop's decision to run its body once more, refused past {@link MAX_LOOP_ITERATIONS}: a
  * condition that never turns false fails here, at the loop, rather than hanging the sign-in.
  */
-function again(cmd: CommandInput, decision: boolean): boolean {
-  if (decision && (cmd.iteration ?? 0) >= MAX_LOOP_ITERATIONS) {
-    throw new StepFailure('loop', `the loop ran ${MAX_LOOP_ITERATIONS} times and would run again (the limit is ${MAX_LOOP_ITERATIONS})`);
+function again(cmd: CommandInput, decision: boolean, limit = loopLimit(cmd)): boolean {
+  if (decision && (cmd.iteration ?? 0) >= limit) {
+    throw new StepFailure('loop', `the loop ran ${limit} times and would run again (the limit is ${limit})`);
   }
   return decision;
+}
+
+/** The most a loop may ever be told to run: its value may raise the default, not without end. */
+const MAX_LOOP_LIMIT = 100_000;
+
+/**
+ * The loop's limit: its value, as Selenium IDE reads the value of `while`, `repeatIf` and `times`
+ * ("the max number of loops"), else {@link MAX_LOOP_ITERATIONS}.
+ */
+function loopLimit(cmd: CommandInput): number {
+  const text = cmd.value?.trim();
+  if (!text) return MAX_LOOP_ITERATIONS;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_LOOP_LIMIT) {
+    throw new StepFailure('invalid', `the loop limit (value) must be a whole number from 1 to ${MAX_LOOP_LIMIT}, not "${text.slice(0, 40)}"`);
+  }
+  return Number(text);
 }
 
 /** A command that only marks where a block starts, branches or ends: the runner follows the block structure. */
@@ -40,19 +56,19 @@ export const FLOW_COMMANDS: CommandRows = {
   else: marker('Within an if block: runs its commands when no condition above held.'),
   end: marker('Closes the innermost if, while, times or forEach block.'),
   while: {
-    summary: `Runs the commands up to its end while the expression is true (checked before each round; at most ${MAX_LOOP_ITERATIONS} rounds).`,
-    args: { target: required('condition') },
+    summary: `Runs the commands up to its end while the expression is true (checked before each round; at most the value's number of rounds, default ${MAX_LOOP_ITERATIONS}).`,
+    args: { target: required('condition'), value: optional('count') },
     run: async (run, cmd) => again(cmd, await evaluateCondition(run, cmd)),
   },
   do: marker('Opens a block that runs once, then again while the repeatIf that closes it is true.'),
   repeatIf: {
-    summary: `Closes a do block: runs it again when the expression is true (at most ${MAX_LOOP_ITERATIONS} rounds).`,
-    args: { target: required('condition') },
+    summary: `Closes a do block: runs it again when the expression is true (at most the value's number of rounds, default ${MAX_LOOP_ITERATIONS}).`,
+    args: { target: required('condition'), value: optional('count') },
     run: async (run, cmd) => again(cmd, await evaluateCondition(run, cmd)),
   },
   times: {
-    summary: `Runs the commands up to its end the given number of times (at most ${MAX_LOOP_ITERATIONS}).`,
-    args: { target: required('count') },
+    summary: `Runs the commands up to its end the given number of times (at most the value's number, default ${MAX_LOOP_ITERATIONS}).`,
+    args: { target: required('count'), value: optional('count') },
     async run(_run, cmd) {
       if (!/^\d+$/.test(cmd.target)) throw new StepFailure('invalid', `times needs a whole number of times, not "${cmd.target}"`);
       return again(cmd, (cmd.iteration ?? 0) < Number(cmd.target));
@@ -69,7 +85,8 @@ export const FLOW_COMMANDS: CommandRows = {
           `storeJson or executeScript (storeJson \${${cmd.target}} turns JSON text into one)`);
       }
       const index = cmd.iteration ?? 0;
-      if (!again(cmd, index < items.length)) return false;
+      // forEach's value names the item's variable: its limit is the default one.
+      if (!again(cmd, index < items.length, MAX_LOOP_ITERATIONS)) return false;
       run.vars.set(cmd.value, items[index]);
       return true;
     },
