@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { benchConfigLoad } from './config-load.js';
+import { benchConfigLoad, benchConfigLoadLarge } from './config-load.js';
 import { benchSignin } from './signin.js';
 import { benchCurlParse } from './curl-parse.js';
 import { benchWebdriver } from './webdriver.js';
@@ -24,6 +24,7 @@ export interface BenchRow {
 /** Each figure beside its peer, in one run; `higher` = a rate, where ours must be at least `aim` times the peer's. */
 const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[]>; better: 'lower' | 'higher' }> = [
   { id: 'config-load', run: benchConfigLoad, better: 'lower' },
+  { id: 'config-load-10k', run: benchConfigLoadLarge, better: 'lower' },
   { id: 'signin', run: benchSignin, better: 'lower' },
   { id: 'curl-parse', run: benchCurlParse, better: 'higher' },
   { id: 'webdriver', run: benchWebdriver, better: 'lower' },
@@ -57,7 +58,8 @@ function table(rows: BenchRow[]): string {
 /**
  * `npm run bench`: every figure the issues set, each beside its peer in the same run, as a table
  * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, meets}`). `--only <text>` runs only the
- * benches whose id contains the text: config-load, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start, signins-4-shards.
+ * benches whose id contains the text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
+ * signins-4-shards.
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

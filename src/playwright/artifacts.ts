@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
-import { unzipSync, zipSync, type Zippable } from 'fflate';
+import { createRequire } from 'node:module';
+import type { Zippable } from 'fflate';
 import type { Redactor } from '../core/redactor.js';
 
 /** Archives larger than this are not read into memory to be rewritten: they are removed instead. */
@@ -18,6 +19,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * const masked = redactArchive(readFileSync('trace.zip'), redactor);
  */
 export function redactArchive(archive: Uint8Array, redactor: Redactor): Uint8Array | undefined {
+  const { unzipSync, zipSync } = zip();
   const entries = unzipSync(archive);
   // A null prototype: an entry named __proto__ stays an entry.
   const out: Zippable = Object.create(null) as Zippable;
@@ -93,4 +95,13 @@ export function maskAttachedTraces(testInfo: TestInfo, redactor: Redactor): void
     enumerable: false,
     configurable: true,
   });
+}
+
+type FflateModule = typeof import('fflate');
+let fflate: FflateModule | undefined;
+
+/** fflate, loaded on the first trace to mask (its CommonJS build, synchronously): most tests attach none. */
+function zip(): FflateModule {
+  fflate ??= createRequire(import.meta.url)('fflate') as FflateModule;
+  return fflate;
 }

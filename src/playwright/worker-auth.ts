@@ -169,12 +169,12 @@ export class WorkerAuth {
   }
 
   private store(): Promise<SessionStore> {
-    this.sessions ??= this.digestOrOpen().then((digest) => new SessionStore(
+    this.sessions ??= this.digestOrOpen().then(async (digest) => new SessionStore(
       {
         dir: this.locate().cacheDir,
         scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
         owner: configOwner(this.locate().file),
-        backend: sessionBackendFromEnv({
+        backend: await sessionBackendFromEnv({
           dir: this.locate().cacheDir,
           owner: configOwner(this.locate().file),
           env: this.options.env,

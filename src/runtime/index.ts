@@ -26,7 +26,6 @@ export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
 // Browser command tables only (curl commands were checked by compile): light enough to load at once.
-export { preflight } from './engine/preflight.js';
 export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
@@ -121,4 +120,17 @@ export async function launchBrowserForCli(options: CliBrowserOptions): ReturnTyp
  */
 export async function launchDiscovered<B>(launch: (executablePath: string | undefined) => Promise<B>, options: BrowserDiscovery): Promise<B> {
   return (await import('./protocols/browser/launch.js')).launchDiscovered(launch, options);
+}
+
+/**
+ * The runtime's checks of a compiled plan (`preflight`: browser commands, curl sandbox rules),
+ * loaded on first use: they bring the browser runner's command table, which a worker whose
+ * sessions are cached never needs.
+ *
+ * @example
+ * const preflight = await loadPreflight();
+ * const issues = preflight(plan);
+ */
+export async function loadPreflight(): Promise<typeof import('./engine/preflight.js').preflight> {
+  return (await import('./engine/preflight.js')).preflight;
 }

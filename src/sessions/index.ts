@@ -6,6 +6,7 @@
  * ({@link readRunDigest}).
  */
 import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
+import { loadPreflight } from '../runtime/index.js';
 
 export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
@@ -39,5 +40,6 @@ export { digestInChild, type DigestRequest } from './digest-in-child.js';
  * });
  */
 export async function openConfig(options: OpenConfigOptions): Promise<OpenedConfig> {
-  return (await import('./open-config.js')).openConfig(options);
+  const preflight = options.checks === false ? undefined : await loadPreflight();
+  return (await import('./open-config.js')).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }

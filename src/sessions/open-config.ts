@@ -4,7 +4,6 @@ import { redactIssue } from '../core/error-context.js';
 import { Redactor } from '../core/redactor.js';
 import { loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
 import { checkPlan, compile, markMissingEnv, registerPlan, resolvePlanPaths, type Plan } from '../compile/index.js';
-import { preflight } from '../runtime/index.js';
 import { configFile } from './config-file.js';
 
 /** Options of {@link openConfig}. */
@@ -30,6 +29,12 @@ export interface OpenConfigOptions {
   checks?: boolean;
   /** Registers the plan's secrets in this redactor instead of a new one. */
   redactor?: Redactor;
+  /**
+   * The runtime's checks of a plan (`loadPreflight()`): required unless `checks` is false. Passed
+   * in, not imported, so that loading this module does not load the browser runner's command
+   * table: a worker whose sessions are cached starts without either.
+   */
+  preflight?: (plan: Plan) => ConfigIssue[];
   /**
    * true: an unset `${NAME}` fails only the users that need it (`PlanUser.missingEnv`, shown as a
    * warning), not the whole config; for running tests. Default false: every one is an error.
@@ -64,6 +69,7 @@ export interface OpenedConfig {
  * @example
  * const { plan, warnings, redactor } = openConfig({
  *   baseDir: process.cwd(), env: process.env, notFoundHint: 'Pass the config file with -c FILE.',
+ *   preflight: await loadPreflight(),
  * });
  */
 export function openConfig(options: OpenConfigOptions): OpenedConfig {
@@ -80,12 +86,12 @@ export function openConfig(options: OpenConfigOptions): OpenedConfig {
  *
  * @throws ConfigInvalidError as {@link openConfig}.
  * @example
- * const opened = checkConfig(parseConfig(text, 'multiauth.yaml'), 'multiauth.yaml');
+ * const opened = checkConfig(parseConfig(text, 'multiauth.yaml'), 'multiauth.yaml', { preflight: await loadPreflight() });
  */
 export function checkConfig(
   loaded: LoadedConfig,
   file: string,
-  options: Pick<OpenConfigOptions, 'checks' | 'redactor'> = {},
+  options: Pick<OpenConfigOptions, 'checks' | 'redactor' | 'preflight'> = {},
 ): OpenedConfig {
   const redactor = options.redactor ?? new Redactor();
   let plan: Plan;
@@ -102,7 +108,8 @@ export function checkConfig(
   }
   registerPlan(redactor, plan);
   markMissingEnv(plan, loaded.missingEnv);
-  const found = options.checks === false ? [] : [...checkPlan(plan), ...preflight(plan)];
+  if (options.checks !== false && !options.preflight) throw new Error('checkConfig needs options.preflight (loadPreflight()) unless checks is false');
+  const found = options.checks === false ? [] : [...checkPlan(plan), ...(options.preflight as (plan: Plan) => ConfigIssue[])(plan)];
   const issues = sortIssues([
     ...loaded.warnings,
     ...missingEnvWarnings(plan, loaded.missingEnv),

@@ -1,7 +1,6 @@
 import { MultiAuthError } from '../core/errors.js';
 import { redactedUrl } from '../core/urls.js';
 import { FileBackend } from './file-backend.js';
-import { RedisBackend } from './redis-backend.js';
 import { sealerFromEnv } from './seal.js';
 import type { SessionBackend } from './store-backend.js';
 
@@ -24,9 +23,9 @@ export interface BackendChoice {
  * @throws MultiAuthError `SESSION_CACHE` for a store that is neither, a malformed key, or a Redis
  *   store without a key (unless `MULTIAUTH_STORE_PLAINTEXT=1`).
  * @example
- * const backend = sessionBackendFromEnv({ dir: '.auth', env: process.env, warn: (t) => process.stderr.write(t) });
+ * const backend = await sessionBackendFromEnv({ dir: '.auth', env: process.env, warn: (t) => process.stderr.write(t) });
  */
-export function sessionBackendFromEnv(choice: BackendChoice): SessionBackend {
+export async function sessionBackendFromEnv(choice: BackendChoice): Promise<SessionBackend> {
   const { env } = choice;
   const sealer = sealerFromEnv(env);
   const file = new FileBackend({ dir: choice.dir, ...(choice.owner === undefined ? {} : { owner: choice.owner }), ...(sealer ? { sealer } : {}) });
@@ -37,6 +36,8 @@ export function sessionBackendFromEnv(choice: BackendChoice): SessionBackend {
       hint: 'Unset it for the file store in .auth/, or write redis://host:port/db.',
     });
   }
+  // Loaded only for a Redis store: a worker of a file-store run never needs it.
+  const { RedisBackend } = await import('./redis-backend.js');
   return new RedisBackend({
     url: store,
     ...(env.MULTIAUTH_STORE_PASSWORD ? { password: env.MULTIAUTH_STORE_PASSWORD } : {}),

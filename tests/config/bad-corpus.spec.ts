@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { ConfigInvalidError } from '../../src/core/errors.js';
 import { checkConfig } from '../../src/sessions/open-config.js';
 import { thrown } from '../support/errors.js';
+import { preflight } from '../../src/runtime/engine/preflight.js';
 
 /**
  * The bad-config corpus: every `bad/NN-name.(yaml|json)` must fail to open as `multiauth validate`
@@ -30,7 +31,7 @@ for (const name of cases) {
   test(`bad config ${name}`, () => {
     const text = readFileSync(join(DIR, name), 'utf8');
     const shown = `${SHOWN_DIR}/${name}`;
-    const error = thrown(() => checkConfig(parseConfig(text, shown, { env: ENV, dotenvDir: SHOWN_DIR }), shown));
+    const error = thrown(() => checkConfig(parseConfig(text, shown, { env: ENV, dotenvDir: SHOWN_DIR }), shown, { preflight }));
     expect(error).toBeInstanceOf(ConfigInvalidError);
     const rendered = `${error.render()}\n`;
     expect(rendered).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -10,6 +10,7 @@ import { ROOT } from '../support/root.js';
 import { fuzzEnv, loadCorpus } from './corpus.js';
 import { makeCase, type FuzzCase } from './mutate.js';
 import { fuzzSeed, seededRandom } from './prng.js';
+import { preflight } from '../../src/runtime/engine/preflight.js';
 
 /**
  * `multiauth validate` on random and mutated configs (issue 8, bad input): it must never crash
@@ -91,7 +92,7 @@ test('validate in-process: thousands of mutated configs, only exit 0 or 2, every
       // The same pipeline without the CLI around it (every fourth rejection, for time): what it throws must be a MultiAuthError.
       if (!problem && code === 2 && codes[2] % 4 === 0) {
         try {
-          openConfig({ file, baseDir: dir, env, notFoundHint: '' });
+          openConfig({ file, baseDir: dir, env, notFoundHint: '', preflight });
         } catch (error) {
           if (!(error instanceof MultiAuthError)) problem = `openConfig threw ${String(error)}`;
         }

@@ -7,6 +7,7 @@ import { openConfig } from '../../src/sessions/open-config.js';
 import { RESERVED_PROCEDURE_CONFIG as RESERVED } from '../support/config-texts.js';
 import { thrown } from '../support/errors.js';
 import { tempFiles as tempDir } from '../support/temp-files.js';
+import { preflight } from '../../src/runtime/engine/preflight.js';
 
 const HINT = 'Say how to name a config.';
 
@@ -24,10 +25,10 @@ users:
 test('finds multiauth.yml; without any config, names all three file names and gives the caller\'s hint', () => {
   const { dir, remove } = tempDir({ 'multiauth.yml': WARNED });
   try {
-    expect(openConfig({ baseDir: dir, env: {}, notFoundHint: HINT }).file).toBe(join(dir, 'multiauth.yml'));
+    expect(openConfig({ baseDir: dir, env: {}, notFoundHint: HINT, preflight }).file).toBe(join(dir, 'multiauth.yml'));
     const empty = join(dir, 'empty');
     mkdirSync(empty);
-    const error = thrown(() => openConfig({ baseDir: empty, env: {}, notFoundHint: HINT }));
+    const error = thrown(() => openConfig({ baseDir: empty, env: {}, notFoundHint: HINT, preflight }));
     expect(error.code).toBe('CONFIG_NOT_FOUND');
     expect(error.message).toBe(`no multiauth.yaml, multiauth.yml or multiauth.json in ${empty}`);
     expect(error.hint).toBe(HINT);
@@ -39,7 +40,7 @@ test('finds multiauth.yml; without any config, names all three file names and gi
 test('a relative file resolves from baseDir, not from the current folder', () => {
   const { dir, remove } = tempDir({ 'auth.yaml': WARNED });
   try {
-    expect(openConfig({ file: 'auth.yaml', baseDir: dir, env: {}, notFoundHint: HINT }).file).toBe(join(dir, 'auth.yaml'));
+    expect(openConfig({ file: 'auth.yaml', baseDir: dir, env: {}, notFoundHint: HINT, preflight }).file).toBe(join(dir, 'auth.yaml'));
   } finally {
     remove();
   }
@@ -48,7 +49,7 @@ test('a relative file resolves from baseDir, not from the current folder', () =>
 test('a compile error is located at file:line:col like every other issue', () => {
   const { dir, remove } = tempDir({ 'multiauth.yaml': RESERVED });
   try {
-    const error = thrown(() => openConfig({ baseDir: dir, env: {}, notFoundHint: HINT }));
+    const error = thrown(() => openConfig({ baseDir: dir, env: {}, notFoundHint: HINT, preflight }));
     expect(error).toBeInstanceOf(ConfigInvalidError);
     expect((error as ConfigInvalidError).issues.map(renderIssue)[0]).toBe(
       `${join(dir, 'multiauth.yaml')}:9:11  procedures[0].name: procedure name "preset[0]:http" is reserved for a preset\n` +
@@ -62,7 +63,7 @@ test('a compile error is located at file:line:col like every other issue', () =>
 test('warnings of the plan checks come back located; the redactor knows the plan\'s secrets', () => {
   const { dir, remove } = tempDir({ 'multiauth.yaml': WARNED });
   try {
-    const opened = openConfig({ baseDir: dir, env: {}, notFoundHint: HINT });
+    const opened = openConfig({ baseDir: dir, env: {}, notFoundHint: HINT, preflight });
     expect(opened.plan.users.map((u) => u.name)).toEqual(['alice']);
     expect(opened.warnings.map((w) => [w.severity, w.location?.line, w.message.split(':')[0]])).toEqual([['warning', 4, '{{otp}} is never defined']]);
     expect(opened.redactor.redact('sent open-config-pw')).toBe(`sent ${MASK}`);
@@ -77,7 +78,7 @@ test('an error of the checks throws every issue, warnings too, in file order', (
   const broken = WARNED.replace('users:', '    injections: [{ location: header, key: X, variable: nope }]\nusers:');
   const { dir, remove } = tempDir({ 'multiauth.yaml': broken });
   try {
-    const error = thrown(() => openConfig({ baseDir: dir, env: {}, notFoundHint: HINT }));
+    const error = thrown(() => openConfig({ baseDir: dir, env: {}, notFoundHint: HINT, preflight }));
     expect(error).toBeInstanceOf(ConfigInvalidError);
     const issues = (error as ConfigInvalidError).issues;
     expect(issues.map((i) => i.severity)).toContain('warning');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
+import { createRequire } from 'node:module';
 import { MultiAuthError } from '../../core/errors.js';
 import { callsFunction, parsedTemplate, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
 import { TEMPLATE_PATTERN } from '../../core/template-names.js';
@@ -86,7 +86,8 @@ function totpSettings(args: readonly string[]): TotpSettings {
  */
 export function totpCode(args: readonly string[], timestamp = Date.now()): string {
   const settings = totpSettings(args);
-  let secret: Secret;
+  const { Secret, TOTP } = otpauth();
+  let secret: InstanceType<typeof Secret>;
   try {
     // Authenticator apps show secrets in groups and either case; base32 is upper case, unpadded.
     secret = Secret.fromBase32(args[0]!.replace(/[\s-]/g, '').replace(/=+$/, '').toUpperCase());
@@ -183,4 +184,13 @@ export function signInValues(): Record<(typeof SIGN_IN_VALUE_NAMES)[number], str
     state: randomBytes(16).toString('base64url'),
     nonce: randomBytes(16).toString('base64url'),
   };
+}
+
+type OtpAuthModule = typeof import('otpauth');
+let otpauthModule: OtpAuthModule | undefined;
+
+/** otpauth, loaded on the first `totp()` (its CommonJS build, synchronously): most runs compute none. */
+function otpauth(): OtpAuthModule {
+  otpauthModule ??= createRequire(import.meta.url)('otpauth') as OtpAuthModule;
+  return otpauthModule;
 }
