@@ -71,7 +71,7 @@ function translate(issue: Issue, prefix: Path, source: IssueSource): Draft[] {
       return issue.keys.map((key) => {
         const where = [...path, key];
         const suggestedKey = suggest(key, allowed);
-        const vendorOnly = key === 'browser_agent' || /^custom_/.test(key);
+        const vendorOnly = isVendorOnly(key);
         return {
           issue: {
             severity: 'error', path: where, location: source.map.locateKey(where),
@@ -147,12 +147,12 @@ function discriminatorIssue(issue: Extract<Issue, { code: 'invalid_union' }>, pa
 }
 
 /**
- * Preset types the vendor's current format has that need its hosted service (an AI browser agent,
- * custom integrations): refused by name, so that a pasted config says what is missing instead of
- * suggesting a look-alike type.
+ * Preset types and keys of the vendor's current format that need its hosted service (an AI browser
+ * agent, custom integrations): refused by name, so that a pasted config says what is missing
+ * instead of suggesting a look-alike.
  */
-function isVendorOnly(type: string): boolean {
-  return type === 'browser_agent' || /^custom_/.test(type);
+function isVendorOnly(name: string): boolean {
+  return name === 'browser_agent' || /^custom_/.test(name);
 }
 
 /**

@@ -169,29 +169,32 @@ export class WorkerAuth {
   }
 
   private store(): Promise<SessionStore> {
-    this.sessions ??= this.digestOrOpen().then(async (digest) => new SessionStore(
-      {
-        dir: this.locate().cacheDir,
-        scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
-        owner: configOwner(this.locate().file),
-        backend: await sessionBackendFromEnv({
-          dir: this.locate().cacheDir,
-          owner: configOwner(this.locate().file),
-          env: this.options.env,
-          warn: this.options.warn ?? ((text) => process.stderr.write(text)),
-        }),
-        run: runId(this.options.env),
-        redact: (text) => this.redactor.redact(text),
-      },
-      {
-        // Signing in or refreshing is what can print the config's secrets: the config is opened
-        // first, which registers them in the redactor.
-        signIn: async (user) => signInUser((await this.open()).plan, user, this.authOptions()),
-        refresh: async (session) => refreshSignIn((await this.open()).plan, session, this.authOptions()),
-        checks: (user) => this.digest?.checkedUsers.includes(user) === true,
-        check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
-      },
-    ));
+    this.sessions ??= this.digestOrOpen().then(async (digest) => {
+      const { cacheDir, file } = this.locate();
+      const backend = await sessionBackendFromEnv({
+        dir: cacheDir,
+        owner: configOwner(file),
+        env: this.options.env,
+        warn: this.options.warn ?? ((text) => process.stderr.write(text)),
+      });
+      return new SessionStore(
+        {
+          dir: cacheDir,
+          scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
+          backend,
+          run: runId(this.options.env),
+          redact: (text) => this.redactor.redact(text),
+        },
+        {
+          // Signing in or refreshing is what can print the config's secrets: the config is opened
+          // first, which registers them in the redactor.
+          signIn: async (user) => signInUser((await this.open()).plan, user, this.authOptions()),
+          refresh: async (session) => refreshSignIn((await this.open()).plan, session, this.authOptions()),
+          checks: (user) => this.digest?.checkedUsers.includes(user) === true,
+          check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
+        },
+      );
+    });
     return this.sessions;
   }
 

@@ -6,7 +6,7 @@ import { redactedUrl } from '../core/urls.js';
 import type { SignInResult } from '../runtime/index.js';
 import { decodeFailure, encodeFailure } from './failure-memory.js';
 import type { Sealer } from './seal.js';
-import { isSession, openSession, SESSION_FILE_FORMAT, sessionFilePath, type SessionFileBody } from './session-file.js';
+import { sessionBody, sessionFilePath, sessionFromBody } from './session-file.js';
 import type { SessionBackend } from './store-backend.js';
 
 /** A Redis call that takes longer than this fails: a store that stops answering must not hang a run. */
@@ -96,7 +96,10 @@ export class RedisBackend implements SessionBackend {
 
   read(slot: string, key: string): Promise<SignInResult | undefined> {
     return this.guard(
-      async (redis) => this.parse(await redis.get(this.sessionKey(slot)), slot, key),
+      async (redis) => {
+        const found = sessionFromBody(await redis.get(this.sessionKey(slot)), key, slot, this.options.sealer);
+        return found === 'foreign' ? undefined : found;
+      },
       (fallback) => fallback.read(this.fallbackSlot(slot), key),
     );
   }
@@ -104,8 +107,7 @@ export class RedisBackend implements SessionBackend {
   write(slot: string, key: string, session: SignInResult): Promise<void> {
     return this.guard(
       async (redis) => {
-        const { sealer } = this.options;
-        const body: SessionFileBody = { format: SESSION_FILE_FORMAT, key, ...(sealer ? { sealed: sealer.seal(JSON.stringify(session), slot) } : { session }) };
+        const body = sessionBody(key, session, slot, this.options.sealer);
         const ttl = session.expiresAt === null ? DAY_MS : Math.max(1_000, session.expiresAt - Date.now() + 60_000);
         await redis.set(this.sessionKey(slot), JSON.stringify(body), { expiration: { type: 'PX', value: ttl } });
       },
@@ -207,20 +209,6 @@ export class RedisBackend implements SessionBackend {
 
   private fallbackSlot(slot: string): string {
     return this.fallbackSlots.get(slot) ?? slot;
-  }
-
-  /** A stored value as a session: only what opens with the key (or, in plaintext mode, a plain one). */
-  private parse(text: string | null, slot: string, key: string): SignInResult | undefined {
-    let body: Partial<SessionFileBody>;
-    try {
-      body = JSON.parse(text ?? 'null') as Partial<SessionFileBody>;
-    } catch {
-      return undefined;
-    }
-    if (!body || body.format !== SESSION_FILE_FORMAT || body.key !== key) return undefined;
-    const { sealer } = this.options;
-    if (sealer) return body.sealed === undefined ? undefined : openSession(sealer, body.sealed, slot);
-    return isSession(body.session) ? body.session : undefined;
   }
 
   /**

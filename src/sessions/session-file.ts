@@ -65,23 +65,47 @@ export function readSessionFile(path: string, scopeKey: string, sealer?: Sealer)
   } catch {
     return undefined;
   }
-  const body = parseBody(text);
-  if (body?.format === SESSION_FILE_FORMAT && body.key === scopeKey) {
-    if (body.sealed !== undefined) return sealer ? openSession(sealer, body.sealed, basename(path)) : undefined;
-    if (!sealer && isSession(body.session)) return body.session;
-    if (sealer && isSession(body.session)) return undefined;
-  }
-  rmSync(path, { force: true });
-  return undefined;
+  const found = sessionFromBody(text, scopeKey, basename(path), sealer);
+  if (found === 'foreign') rmSync(path, { force: true });
+  return found === 'foreign' ? undefined : found;
 }
 
 /**
- * The session sealed under `name`, or undefined when it does not open or is no session.
+ * A stored body (a file's text, a Redis value) as the session it holds under `key`: only a sealed
+ * one that opens with `sealer` under `name`, or, without a sealer, only a plaintext one. A sealed
+ * body that does not open (another key, no key) is undefined: no session, and the next writer
+ * replaces it; so is a plaintext one where a key is set. `'foreign'`: unreadable, or of another
+ * format or key.
  *
  * @example
- * openSession(sealer, body.sealed, 'alice-1f2e3d4c5b6a7988.json');
+ * sessionFromBody(await redis.get(key), userKey, slot, sealer);
  */
-export function openSession(sealer: Sealer, sealed: unknown, name: string): SignInResult | undefined {
+export function sessionFromBody(text: string | null, key: string, name: string, sealer?: Sealer): SignInResult | undefined | 'foreign' {
+  const body = parseBody(text ?? '');
+  if (body?.format !== SESSION_FILE_FORMAT || body.key !== key) return 'foreign';
+  if (body.sealed !== undefined) return sealer ? openSession(sealer, body.sealed, name) : undefined;
+  if (!isSession(body.session)) return 'foreign';
+  return sealer ? undefined : body.session;
+}
+
+/**
+ * What a store keeps of a session under `key`: sealed under `name` with `sealer`, else plaintext;
+ * `owner` (a file store's config) when given.
+ *
+ * @example
+ * await redis.set(slotKey, JSON.stringify(sessionBody(userKey, session, slot, sealer)));
+ */
+export function sessionBody(key: string, session: SignInResult, name: string, sealer?: Sealer, owner?: string): SessionFileBody {
+  return {
+    format: SESSION_FILE_FORMAT,
+    key,
+    ...(owner === undefined ? {} : { owner }),
+    ...(sealer ? { sealed: sealer.seal(JSON.stringify(session), name) } : { session }),
+  };
+}
+
+/** The session sealed under `name`, or undefined when it does not open or is no session. */
+function openSession(sealer: Sealer, sealed: unknown, name: string): SignInResult | undefined {
   const text = sealer.open(sealed, name);
   if (text === undefined) return undefined;
   const session = parseBody(text) as unknown;
@@ -104,19 +128,13 @@ function parseBody(text: string): Partial<SessionFileBody> | undefined {
  * `sealer`: sealed with `MULTIAUTH_CACHE_KEY`.
  */
 export function writeSessionFile(path: string, scopeKey: string, session: SignInResult, owner?: string, sealer?: Sealer): void {
-  const body: SessionFileBody = {
-    format: SESSION_FILE_FORMAT,
-    key: scopeKey,
-    ...(owner === undefined ? {} : { owner }),
-    ...(sealer ? { sealed: sealer.seal(JSON.stringify(session), basename(path)) } : { session }),
-  };
+  const body = sessionBody(scopeKey, session, basename(path), sealer, owner);
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
   renameSync(temp, path);
 }
 
-/** Whether a parsed value has the shape of a {@link SignInResult} (a cache file, a Redis value). */
-export function isSession(value: unknown): value is SignInResult {
+function isSession(value: unknown): value is SignInResult {
   if (!value || typeof value !== 'object') return false;
   const s = value as Record<string, unknown>;
   return (

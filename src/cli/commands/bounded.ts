@@ -1,4 +1,6 @@
-import { MultiAuthError } from '../../core/errors.js';
+import { withContext } from '../../core/error-context.js';
+import { isMultiAuthError, MultiAuthError } from '../../core/errors.js';
+import type { Redactor } from '../../core/redactor.js';
 
 /** Sign-ins at once by default: enough to be quick, few enough not to look like an attack. */
 export const DEFAULT_PARALLEL = 4;
@@ -47,4 +49,18 @@ export async function inOrderBounded<T, R>(items: readonly T[], parallel: number
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, worker));
   return results.map((result) => (result as { value: R }).value);
+}
+
+/**
+ * What one user's failed sign-in is in a many-user command (`check`, `login --all`): the error,
+ * masked; a bug met on the way is that user's `INTERNAL` failure, not a crash of the others.
+ *
+ * @example
+ * catch (error) { failures.set(user.name, userFailure(error, redactor)); }
+ */
+export function userFailure(error: unknown, redactor: Redactor): MultiAuthError {
+  const shown = withContext(error, { context: {} }, redactor);
+  if (isMultiAuthError(shown)) return shown;
+  const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split('\n')[0]?.slice(0, 200) ?? '';
+  return new MultiAuthError('INTERNAL', `internal error: ${redactor.redact(text)}`, { cause: error });
 }

@@ -1,11 +1,10 @@
-import { withContext } from '../../core/error-context.js';
-import { isMultiAuthError, MultiAuthError } from '../../core/errors.js';
+import type { MultiAuthError } from '../../core/errors.js';
 import { authenticate, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
 import { plural, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { browserFor } from './browser-users.js';
-import { DEFAULT_PARALLEL, inOrderBounded, MAX_PARALLEL, parallelOption } from './bounded.js';
+import { DEFAULT_PARALLEL, inOrderBounded, MAX_PARALLEL, parallelOption, userFailure } from './bounded.js';
 import { describeExpiry, describeHow } from './login-output.js';
 
 
@@ -58,28 +57,26 @@ export const checkCommand: Command = {
     const users = positionals.length ? [...new Set(positionals)].map((name) => findPlanUser(plan, name)) : plan.users;
 
     const browser = await browserFor(plan, users, values['browser-path'] as string | undefined, io);
-    const errors = new Map<number, MultiAuthError>();
     const width = Math.min(24, Math.max(...users.map((user) => user.name.length)));
-    let done: UserOutcome[];
+    let results: Array<{ outcome: UserOutcome; failure?: MultiAuthError }>;
     try {
-      done = await inOrderBounded(
+      results = await inOrderBounded(
         users,
         parallel,
-        async (user): Promise<UserOutcome & { failure?: MultiAuthError }> => {
+        async (user) => {
           const started = performance.now();
           const how = describeHow(user.procedure, 'signed-in');
           const checked = user.validation !== undefined;
           try {
             const session: Session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
-            return { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt };
+            return { outcome: { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt } };
           } catch (error) {
-            const failure = asError(withContext(error, { context: {} }, redactor));
-            return { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message }, failure };
+            const failure = userFailure(error, redactor);
+            return { outcome: { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message } }, failure };
           }
         },
         // Lines come out in the config's order, each as soon as it and those before it are done.
-        ({ failure, ...outcome }, index) => {
-          if (failure) errors.set(index, failure);
+        ({ outcome }) => {
           if (!values.json) io.stdout.write(redactor.redact(outcomeLine(outcome, width)));
         },
       );
@@ -87,16 +84,16 @@ export const checkCommand: Command = {
       await closeDispatchers();
       await browser?.close();
     }
-    done = done.map(({ failure: _failure, ...outcome }: UserOutcome & { failure?: MultiAuthError }) => outcome);
 
+    const done = results.map(({ outcome }) => outcome);
     const failed = done.filter((outcome) => !outcome.ok).length;
     if (values.json) {
       io.stdout.write(`${redactor.redact(JSON.stringify({ ok: failed === 0, users: done.map(rounded) }, null, 2))}\n`);
     } else {
       io.stdout.write(`${plural(done.length, 'user')}: ${done.length - failed} signed in${failed ? `, ${failed} failed` : ''}\n`);
     }
-    for (const [index, error] of [...errors].sort(([a], [b]) => a - b)) {
-      io.stderr.write(`\n${done[index]?.user}:\n${redactor.redact(error.render())}\n`);
+    for (const { outcome, failure } of results) {
+      if (failure) io.stderr.write(`\n${outcome.user}:\n${redactor.redact(failure.render())}\n`);
     }
     return failed ? ExitCode.AUTH_FAILED : ExitCode.OK;
   },
@@ -120,11 +117,4 @@ function seconds(ms: number): string {
 
 function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 200);
-}
-
-/** A bug met while signing one user in is that user's failure, reported as such, not a crash of the rest. */
-function asError(error: unknown): MultiAuthError {
-  if (isMultiAuthError(error)) return error;
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new MultiAuthError('INTERNAL', `internal error: ${firstLine(text)}`, { cause: error });
 }

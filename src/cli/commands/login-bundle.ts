@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
-import { withContext } from '../../core/error-context.js';
-import { isMultiAuthError, MultiAuthError } from '../../core/errors.js';
+import { MultiAuthError } from '../../core/errors.js';
 import type { PlanUser } from '../../compile/index.js';
 import { closeDispatchers, signInUser, type SignInResult } from '../../runtime/index.js';
 import { configOwner, digestOf, FileBackend, runId, sealerFromEnv, type OpenedConfig } from '../../sessions/index.js';
 import type { CliIo } from '../io.js';
-import { inOrderBounded } from './bounded.js';
+import { inOrderBounded, userFailure } from './bounded.js';
 import { browserFor } from './browser-users.js';
 import { describeExpiry } from './login-output.js';
 
@@ -58,8 +57,7 @@ export async function writeBundle(opened: OpenedConfig, request: BundleRequest):
           await backend.write(backend.slot(user.name, key), key, produced);
           return { user: user.name, produced };
         } catch (error) {
-          const shown = withContext(error, { context: {} }, redactor);
-          return { user: user.name, error: isMultiAuthError(shown) ? shown : new MultiAuthError('INTERNAL', `internal error: ${String(error).slice(0, 200)}`) };
+          return { user: user.name, error: userFailure(error, redactor) };
         }
       },
       ({ user, produced, error }) => {

@@ -182,26 +182,32 @@ const FRAME_READ_MS = 2000;
 async function sessionStorageOf(pages: readonly Page[]): Promise<Map<string, Array<{ name: string; value: string }>>> {
   const found = new Map<string, Array<{ name: string; value: string }>>();
   const frames = pages.filter((page) => !page.isClosed()).flatMap((page) => page.frames()).slice(0, MAX_FRAMES);
-  for (const frame of frames) {
-    const read = frame
-      .evaluate(
-        ({ maxItems, maxChars }) => {
-          const items: Array<{ name: string; value: string }> = [];
-          for (let i = 0; i < sessionStorage.length && items.length < maxItems; i++) {
-            const name = sessionStorage.key(i);
-            const value = name === null ? null : sessionStorage.getItem(name);
-            if (name !== null && value !== null && value.length <= maxChars) items.push({ name, value });
-          }
-          return { origin: location.origin, items };
-        },
-        { maxItems: MAX_ITEMS, maxChars: MAX_VALUE_CHARS },
-      )
-      .catch(() => undefined);
-    const result = await Promise.race([read, delay(FRAME_READ_MS, undefined, { ref: false })]);
+  // All frames at once, each given the same deadline: a stuck frame costs FRAME_READ_MS once, not per frame.
+  const timeout = delay(FRAME_READ_MS, undefined, { ref: false });
+  const results = await Promise.all(frames.map((frame) => Promise.race([readSessionStorage(frame), timeout])));
+  for (const result of results) {
     if (!result || result.origin === 'null' || !result.items.length || found.has(result.origin)) continue;
     found.set(result.origin, result.items);
   }
   return found;
+}
+
+/** One frame's origin and sessionStorage items (bounded), or undefined when it cannot be read. */
+function readSessionStorage(frame: Frame): Promise<{ origin: string; items: Array<{ name: string; value: string }> } | undefined> {
+  return frame
+    .evaluate(
+      ({ maxItems, maxChars }) => {
+        const items: Array<{ name: string; value: string }> = [];
+        for (let i = 0; i < sessionStorage.length && items.length < maxItems; i++) {
+          const name = sessionStorage.key(i);
+          const value = name === null ? null : sessionStorage.getItem(name);
+          if (name !== null && value !== null && value.length <= maxChars) items.push({ name, value });
+        }
+        return { origin: location.origin, items };
+      },
+      { maxItems: MAX_ITEMS, maxChars: MAX_VALUE_CHARS },
+    )
+    .catch(() => undefined);
 }
 
 /** The origins of storageState with each one's sessionStorage added (and origins that have only that). */
