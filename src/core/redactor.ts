@@ -1,3 +1,5 @@
+import { SecretMatcher } from './secret-matcher.js';
+
 /** Text shown in place of a secret. */
 export const MASK = '********';
 
@@ -33,7 +35,8 @@ export class Redactor {
   private pending: string[] = [];
   /** Collections of secrets that wait for the first print ({@link Redactor.addLazily}). */
   private deferred: Array<() => Iterable<string | undefined | null>> = [];
-  private pattern: RegExp | undefined;
+  /** Built from {@link secrets} on the first print after they change. */
+  private matcher: SecretMatcher | undefined;
   /** Identifiers never masked, even when a secret equals one ({@link Redactor.keep}). */
   private readonly identifiers = new Set<string>();
 
@@ -74,7 +77,7 @@ export class Redactor {
   keep(...names: string[]): this {
     for (const name of names) {
       this.identifiers.add(name);
-      if (this.secrets.delete(name)) this.pattern = undefined;
+      if (this.secrets.delete(name)) this.matcher = undefined;
     }
     return this;
   }
@@ -84,7 +87,7 @@ export class Redactor {
     for (const name of other.identifiers) this.identifiers.add(name);
     for (const secret of other.forms()) if (!this.identifiers.has(secret)) this.secrets.add(secret);
     for (const name of this.identifiers) this.secrets.delete(name);
-    this.pattern = undefined;
+    this.matcher = undefined;
     return this;
   }
 
@@ -93,15 +96,28 @@ export class Redactor {
     return this.forms().size;
   }
 
-  /** Returns `text` with every known secret replaced by {@link MASK}. */
+  /**
+   * Returns `text` with every known secret replaced by {@link MASK}; overlapping secrets are one
+   * mask. Never throws and never returns a secret: a text that cannot be masked (one made to cost
+   * too much work, or any failure inside) is withheld whole, its length said instead.
+   */
   redact(text: string): string {
-    if (text.length === 0 || this.forms().size === 0) return text;
-    this.pattern ??= new RegExp(
-      // Longest first, so a secret that contains another is masked whole.
-      [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
-      'g',
-    );
-    return text.replace(this.pattern, MASK);
+    try {
+      if (text.length === 0 || this.forms().size === 0) return text;
+      this.matcher ??= new SecretMatcher(this.secrets);
+      const spans = this.matcher.spans(text);
+      if (spans.length === 0) return text;
+      const parts: string[] = [];
+      let at = 0;
+      for (const [start, end] of spans) {
+        parts.push(text.slice(at, start), MASK);
+        at = end;
+      }
+      parts.push(text.slice(at));
+      return parts.join('');
+    } catch {
+      return withheld(text.length);
+    }
   }
 
   /** Every secret form, the pending values' forms computed first. */
@@ -122,7 +138,7 @@ export class Redactor {
         for (const form of encodedForms(value)) {
           if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form) && !this.identifiers.has(form)) {
             this.secrets.add(form);
-            this.pattern = undefined;
+            this.matcher = undefined;
           }
         }
       }
@@ -133,12 +149,20 @@ export class Redactor {
 }
 
 function encodedForms(value: string): string[] {
-  const forms = new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]);
-  forms.add(Buffer.from(value).toString('base64').replace(/=+$/, ''));
-  forms.add(JSON.stringify(value).slice(1, -1));
+  const forms = new Set([
+    value,
+    new URLSearchParams({ v: value }).toString().slice(2),
+    Buffer.from(value).toString('base64').replace(/=+$/, ''),
+    JSON.stringify(value).slice(1, -1),
+  ]);
+  // URI encoding refuses a lone surrogate (a server's malformed value): that form cannot appear then.
+  try {
+    forms.add(encodeURIComponent(value));
+  } catch {}
   return [...forms];
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** What is printed in place of a text that could not be masked: its length, nothing of its content. */
+function withheld(length: number): string {
+  return `[${length} characters withheld: playwright-multiauth could not mask the secrets in them]`;
 }

@@ -57,16 +57,21 @@ function asText(data: Uint8Array): string | undefined {
  * redactTraceFile('test-results/a-test/trace.zip', redactor);
  */
 export function redactTraceFile(path: string, redactor: Redactor, warn: (text: string) => void = (t) => process.stderr.write(t)): void {
+  // Why it failed is said in our words only: a failure's own message may quote the archive's text.
+  let reason = 'it could not be read or rewritten';
   try {
-    if (statSync(path).size > MAX_ARCHIVE_BYTES) throw new Error(`larger than ${MAX_ARCHIVE_BYTES / 1024 ** 3} GiB`);
+    if (statSync(path).size > MAX_ARCHIVE_BYTES) {
+      reason = `it is larger than ${MAX_ARCHIVE_BYTES / 1024 ** 3} GiB`;
+      throw new Error(reason);
+    }
     const masked = redactArchive(readFileSync(path), redactor);
     if (!masked) return;
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, masked);
     renameSync(temp, path);
-  } catch (error) {
+  } catch {
     rmSync(path, { force: true });
-    warn(`playwright-multiauth: removed ${path}: its secrets could not be masked (${error instanceof Error ? error.message : String(error)}).\n`);
+    warn(`playwright-multiauth: removed ${path}: its secrets could not be masked (${reason}).\n`);
   }
 }
 

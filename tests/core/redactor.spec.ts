@@ -57,3 +57,37 @@ test('keep: an identifier is never masked, even when a secret equals it; a secre
   expect(later.redact('bob')).toBe('bob');
   expect(new Redactor().add('bob').addAll(later).redact('bob')).toBe('bob');
 });
+
+// Issue 23, item 1: V8 refused the one regular expression built from every secret once a secret
+// passed about 32,000 characters, and the error quoted the pattern.
+test('secrets of any length are masked, with their encoded forms, and masking never throws', () => {
+  const token = 'T'.repeat(99_990) + 'end-of-it';
+  const redactor = new Redactor().add('hunter2-pw', token);
+  const base64 = Buffer.from(token).toString('base64').replace(/=+$/, '');
+  expect(redactor.redact(`a ${token} b ${base64} c hunter2-pw`)).toBe(`a ${MASK} b ${MASK} c ${MASK}`);
+  expect(redactor.redact(`json "${JSON.stringify(token).slice(1, -1)}"`)).toBe(`json "${MASK}"`);
+});
+
+test('overlapping secrets are masked together: no piece of either shows', () => {
+  const redactor = new Redactor().add('xab', 'abcdef', 'Q'.repeat(40) + 'shared-end', 'R'.repeat(50) + 'shared-end');
+  expect(redactor.redact('1xabcdef2')).toBe(`1${MASK}2`);
+  // Long secrets with the same end: the one that is there is masked whole.
+  expect(redactor.redact(`<${'R'.repeat(50)}shared-end>`)).toBe(`<${MASK}>`);
+  expect(redactor.redact(`<${'Q'.repeat(40)}shared-end>`)).toBe(`<${MASK}>`);
+  expect(redactor.redact('<shared-end>')).toBe('<shared-end>');
+});
+
+test('a text made to cost too much is withheld whole, saying how long it was; a malformed secret breaks nothing', () => {
+  // Every position of the text holds the secret, overlapping the last: confirming each would cost
+  // 2,000,000 times 100,000 comparisons.
+  const redactor = new Redactor().add('a'.repeat(100_000), '\uD800lone-surrogate');
+  const out = redactor.redact('a'.repeat(2_000_000));
+  expect(out).toBe('[2000000 characters withheld: playwright-multiauth could not mask the secrets in them]');
+  expect(redactor.redact('x \uD800lone-surrogate y')).toBe(`x ${MASK} y`);
+});
+
+test('many secrets are masked in one pass per few thousand of them', () => {
+  const redactor = new Redactor();
+  for (let i = 0; i < 9_000; i++) redactor.add(`secret-number-${i}-of-many`);
+  expect(redactor.redact('see secret-number-8999-of-many and secret-number-0-of-many')).toBe(`see ${MASK} and ${MASK}`);
+});

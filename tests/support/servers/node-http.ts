@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,8 +21,8 @@ export interface RunningServer {
  * const api = await startHttpServer((req, res) => res.end('ok'));
  * await api.close();
  */
-export async function startHttpServer(handler: RequestListener): Promise<RunningServer> {
-  return listen(createServer(handler), 'http');
+export async function startHttpServer(handler: RequestListener, options: ServerOptions = {}): Promise<RunningServer> {
+  return listen(createServer(options, handler), 'http');
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, made with openssl. */
