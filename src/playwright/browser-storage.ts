@@ -1,6 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
 import type { ResolvedScope } from './scope.js';
+import { compileOriginGlob, reachesOrigin, type OriginGlob } from './scope-origins.js';
 
 /** Set in a window's sessionStorage once its items are restored: a page that removes an item (signs out) keeps it removed. */
 const RESTORED_MARK = '__multiauth_session_restored';
@@ -9,8 +10,10 @@ type Items = Array<{ name: string; value: string }>;
 
 /** What one origin's pages get: items written into a window before its scripts run. */
 interface OriginItems {
-  /** An origin (`https://app.test`), or `*`: every page (a scope of every request). */
-  origin: string;
+  /** An origin (`https://app.test`): the session's own storage of that origin. */
+  origin?: string;
+  /** Or every origin a scope glob reaches: the user's static storage credentials. */
+  glob?: OriginGlob;
   localStorage: Items;
   sessionStorage: Items;
 }
@@ -19,7 +22,8 @@ interface OriginItems {
  * Restores the storage Playwright's `storageState` cannot in every page of `context`: the
  * session's sessionStorage per origin (Playwright leaves it out, microsoft/playwright#31108, and
  * MSAL-style apps keep their tokens there), and the user's static `local_storage` /
- * `session_storage` credentials in the pages of the scope's origins. An init script writes them
+ * `session_storage` credentials in the pages of the origins the scope reaches (those with a URL
+ * inside it: `http://app.test/api/**` reaches `http://app.test` only). An init script writes them
  * before the page's own scripts run: sessionStorage once per window, a localStorage item only when
  * the page has none of that name, so a page that signs out stays signed out.
  *
@@ -34,28 +38,29 @@ export async function restoreBrowserStorage(context: BrowserContext, session: Se
   }
   const fixed = session.scopeStorage;
   if (fixed && (fixed.localStorage.length || fixed.sessionStorage.length)) {
-    for (const origin of scopeOrigins(scope)) plan.push({ origin, localStorage: fixed.localStorage, sessionStorage: fixed.sessionStorage });
+    for (const pattern of new Set(scope.origins)) {
+      const glob = compileOriginGlob(pattern);
+      if (glob) plan.push({ glob, localStorage: fixed.localStorage, sessionStorage: fixed.sessionStorage });
+    }
   }
   if (!plan.length) return;
-  await context.addInitScript(
-    ({ origins, mark }) => {
-      const mine = origins.filter(({ origin }) => origin === '*' || origin === location.origin);
-      if (!mine.length) return;
-      try {
-        for (const { localStorage: items } of mine) for (const { name, value } of items) if (localStorage.getItem(name) === null) localStorage.setItem(name, value);
-        if (sessionStorage.getItem(mark) !== null) return;
-        for (const { sessionStorage: items } of mine) for (const { name, value } of items) if (sessionStorage.getItem(name) === null) sessionStorage.setItem(name, value);
-        sessionStorage.setItem(mark, '1');
-      } catch {
-        // Storage refused (an opaque origin, a sandboxed frame): the page runs as it would anyway.
-      }
-    },
-    { origins: plan, mark: RESTORED_MARK },
-  );
+  // A script of our own text: the page runs reachesOrigin's source as the glob matcher.
+  await context.addInitScript(`(${writeStorage.toString()})(${JSON.stringify({ origins: plan, mark: RESTORED_MARK })}, ${reachesOrigin.toString()});`);
 }
 
-/** The origins of the scope's globs (`https://app.test/**`), or `*` when a glob is not one origin's. */
-function scopeOrigins(scope: ResolvedScope): string[] {
-  const origins = scope.globs.map((glob) => /^(https?:\/\/[^/*?{]+)\/\*\*$/i.exec(glob)?.[1]);
-  return origins.every((origin) => origin !== undefined) ? [...new Set(origins as string[])] : ['*'];
+/** Runs in the page, before its scripts: self-contained, its source is sent as it is. */
+function writeStorage(
+  { origins, mark }: { origins: OriginItems[]; mark: string },
+  reaches: (glob: OriginGlob, origin: string) => boolean,
+): void {
+  const mine = origins.filter(({ origin, glob }) => origin === location.origin || (glob !== undefined && reaches(glob, location.origin)));
+  if (!mine.length) return;
+  try {
+    for (const { localStorage: items } of mine) for (const { name, value } of items) if (localStorage.getItem(name) === null) localStorage.setItem(name, value);
+    if (sessionStorage.getItem(mark) !== null) return;
+    for (const { sessionStorage: items } of mine) for (const { name, value } of items) if (sessionStorage.getItem(name) === null) sessionStorage.setItem(name, value);
+    sessionStorage.setItem(mark, '1');
+  } catch {
+    // Storage refused (an opaque origin, a sandboxed frame): the page runs as it would anyway.
+  }
 }

@@ -119,9 +119,9 @@ export const Credentials = z.strictObject({
   queryParameters: z.array(NameValues).optional(),
   query_parameters: z.array(NameValues).optional(),
   body: Body.optional(),
-  /** localStorage items every signed-in page of the scope's origins starts with (the vendor's `local_storage`). */
+  /** localStorage items every signed-in page of the origins the scope reaches starts with (the vendor's `local_storage`). */
   local_storage: StringMap.optional(),
-  /** sessionStorage items every signed-in page of the scope's origins starts with (the vendor's `session_storage`). */
+  /** sessionStorage items every signed-in page of the origins the scope reaches starts with (the vendor's `session_storage`). */
   session_storage: StringMap.optional(),
 });
 export type Credentials = z.infer<typeof Credentials>;

@@ -11,6 +11,20 @@
  */
 export const MAX_LOOP_ITERATIONS = 1000;
 
+/**
+ * Bounds on one browser operation (a recorded project: all its tests), whatever its loops say.
+ * Each loop has its own bound ({@link MAX_LOOP_ITERATIONS}), but loops nest: three `times` of 1000 are 10^9
+ * rounds. docs/browser.md ("Limits") lists them.
+ */
+export const BROWSER_BUDGET = Object.freeze({
+  /** Commands run, conditions evaluated and blocks closed, every test and loop together. */
+  rounds: 100_000,
+  /** Wall-clock seconds from the first command; each command's own timeout is cut to what is left. */
+  seconds: 300,
+  /** Rounds between two waits for the event loop: a loop of commands that never wait for the page is all microtasks. */
+  yieldEvery: 64,
+});
+
 /** The control-flow commands, as Selenium IDE writes them in `.side` files. */
 export const FLOW_COMMAND_NAMES = ['if', 'elseIf', 'else', 'end', 'while', 'do', 'repeatIf', 'times', 'forEach', 'break'] as const;
 

@@ -5,10 +5,10 @@ import type { Page } from 'playwright-core';
 import { MultiAuthError, isMultiAuthError, type AuthContext } from '../../../core/errors.js';
 import { MASK } from '../../../core/redactor.js';
 import { redactUrlsIn } from '../../../core/urls.js';
-import { MAX_LOOP_ITERATIONS } from './control-flow.js';
+import { BROWSER_BUDGET, MAX_LOOP_ITERATIONS } from './control-flow.js';
 
 /** Why a command failed, so the error can say what to do. */
-export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'condition' | 'loop' | 'network';
+export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'condition' | 'loop' | 'budget' | 'network';
 
 /**
  * A command that could not do its job. Thrown by command handlers; {@link stepError} turns it
@@ -46,6 +46,11 @@ const HINTS: Readonly<Record<FailureKind, string>> = {
   loop:
     `The loop did not end: check that the commands inside it change what its condition reads (the screenshot ` +
     `shows the page), or leave it with break. A loop may run ${MAX_LOOP_ITERATIONS} times each time it starts.`,
+  budget:
+    `The browser operation did more than a sign-in needs: a loop inside a loop multiplies their rounds (lower the ` +
+    `count of times or the value of while and repeatIf, or leave early with break), and waits add up (shorten them). ` +
+    `An operation may run ${BROWSER_BUDGET.rounds} commands and loop rounds and ${BROWSER_BUDGET.seconds}s in all ` +
+    `(docs/browser.md, "Limits").`,
   network: 'Check that the site is reachable from this machine (the URL, options.proxy, VPN or DNS).',
 };
 

@@ -5,13 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { redactedUrl } from '../../../core/urls.js';
 import { authorizationCode, catchRedirect, defaultLogin } from './authorize.js';
 import type { BrowserCommand, BrowserTest } from '../../../config/index.js';
-import { MultiAuthError } from '../../../core/errors.js';
+import { MultiAuthError, isMultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Observation, ObservedCookie } from '../../http/observation.js';
 import type { OriginStorage } from '../../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../../template/template.js';
 import type { ArgSpec } from './args.js';
 import { BROWSER_COMMANDS, isDisabledCommand, type BrowserCommandSpec } from './commands.js';
+import { BrowserBudget, type BrowserBudgetLimits } from './budget.js';
 import { buildFlow, type FlowStep } from './control-flow.js';
 import { BrowserVariables, expandKeys, expandText } from './expand.js';
 import { StepFailure, stepError } from './failure.js';
@@ -42,6 +43,8 @@ export interface BrowserStepInput {
   screenshotDir?: string;
   /** Receives `echo` lines (redacted). */
   log?: (line: string) => void;
+  /** Bounds of the whole operation; default {@link BROWSER_BUDGET} (tests use small ones). */
+  budget?: BrowserBudgetLimits;
 }
 
 /** The variable an authorization step leaves its code in (`oauth_authz_code_browser`). */
@@ -53,10 +56,12 @@ export const DEFAULT_WAIT_SECONDS = 10;
 /**
  * Runs a Selenium IDE project (every test, every command, in order, following `if`, `while`,
  * `times`, `forEach`, `do` … `repeatIf` and `break`) in a page of `context`, and returns what the
- * browser did. The first failing command stops the step.
+ * browser did. The first failing command stops the step, and so does the operation's budget
+ * ({@link BROWSER_BUDGET}: commands and loop rounds of all its tests together, and wall time).
  *
  * @throws MultiAuthError `BROWSER_STEP_FAILED` naming the test, the command (1-based index, name,
- *   target), the cause and a screenshot; `TEMPLATE_UNKNOWN_VARIABLE` for an unknown `${name}` or
+ *   target), the cause and a screenshot (the budget's too: at the command it stopped before);
+ *   `TEMPLATE_UNKNOWN_VARIABLE` for an unknown `${name}` or
  *   `{{name}}`; `BROWSER_UNKNOWN_COMMAND` for a command missing from {@link BROWSER_COMMANDS};
  *   `CONFIG_INVALID`, before anything runs, for blocks that do not nest (an `end` without an `if`…).
  * @example
@@ -79,6 +84,7 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     baseUrl: projectUrl,
     log: input.log,
     redact: input.redact,
+    budget: new BrowserBudget(input.budget),
   });
   const flows = op.project.tests.map((test, t) => testFlow(test, [...op.origin, 'project', 'tests', t], input));
   const authorization = op.authorize ? await startAuthorization(op.authorize, run, input) : undefined;
@@ -166,7 +172,8 @@ function testFlow(test: BrowserTest, path: ConfigPath, input: BrowserStepInput):
 /**
  * Runs one test's commands, following its block structure: conditions choose branches, loops go
  * back to decide again, `break` leaves the innermost loop. Each loop counts the rounds of its body
- * from the moment it starts, so a loop inside another starts afresh each time.
+ * from the moment it starts, so a loop inside another starts afresh each time; every step of the
+ * walk is spent from the operation's budget, which bounds loops inside loops.
  */
 async function runTest(
   run: BrowserRun,
@@ -183,6 +190,7 @@ async function runTest(
   };
   let at = 0;
   while (at < test.commands.length && !done()) {
+    await spend(run, input, test, at);
     const step = steps[at] ?? { kind: 'command' };
     switch (step.kind) {
       case 'command':
@@ -242,6 +250,21 @@ async function runTest(
   }
 }
 
+/** Spends one round of the budget before the command at `at`, failing there when it is spent. */
+async function spend(run: BrowserRun, input: BrowserStepInput, test: BrowserTest, at: number): Promise<void> {
+  try {
+    await run.budget.spend();
+  } catch (error) {
+    const raw = test.commands[at];
+    const target = raw?.target.trim() ?? '';
+    throw await stepError(
+      error,
+      { test: test.name, index: at + 1, command: raw?.command.trim() ?? '', target, secrets: [] },
+      { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
+    );
+  }
+}
+
 async function runCommand(
   run: BrowserRun,
   input: BrowserStepInput,
@@ -293,8 +316,10 @@ async function runCommand(
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
   } catch (error) {
+    // A command cut short by the operation's time left fails for that reason, not its own timeout.
+    const cause = run.budget.timeUp() && !isMultiAuthError(error) ? run.budget.timeFailure() : error;
     throw await stepError(
-      error,
+      cause,
       { test: test.name, index, command: name, target: cmd.target, secrets },
       { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
     );

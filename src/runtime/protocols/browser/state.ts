@@ -3,6 +3,7 @@ import type { BrowserCommand } from '../../../config/index.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Observation } from '../../http/observation.js';
 import type { TemplateWhere } from '../../template/template.js';
+import { BrowserBudget } from './budget.js';
 import type { BrowserVariables } from './expand.js';
 import { StepFailure, type FailureKind } from './failure.js';
 import { parseLocator, toSelector, type LocatorCandidate } from './locators.js';
@@ -39,6 +40,8 @@ export interface BrowserRunOptions {
   /** Where `echo` writes (already redacted). */
   log?: (line: string) => void;
   redact: (text: string) => string;
+  /** What the whole operation may spend (default: a fresh {@link BROWSER_BUDGET}). */
+  budget?: BrowserBudget;
 }
 
 const POLL_MS = 100;
@@ -51,6 +54,8 @@ export class BrowserRun {
   page: Page;
   frame: Frame;
   baseUrl: string | undefined;
+  /** What the operation may still spend: every command's clock stops at its end. */
+  readonly budget: BrowserBudget;
   private deadline = 0;
   private budgetMs = 0;
 
@@ -66,12 +71,26 @@ export class BrowserRun {
     this.page = page;
     this.frame = page.mainFrame();
     this.baseUrl = options.baseUrl;
+    this.budget = options.budget ?? new BrowserBudget();
   }
 
-  /** Starts a command's clock: `timeoutMs` from now (default options.wait_for_seconds). */
+  /**
+   * Starts a command's clock: `timeoutMs` from now (default options.wait_for_seconds), cut to the
+   * operation's time left, so no command's own timeout outlasts the budget.
+   */
   startClock(timeoutMs = this.options.timeoutMs): void {
-    this.budgetMs = timeoutMs;
-    this.deadline = Date.now() + timeoutMs;
+    this.budgetMs = Math.min(timeoutMs, this.budget.msLeft());
+    this.deadline = Date.now() + this.budgetMs;
+  }
+
+  /**
+   * Sleeps `ms` (`pause`, `wait`), no longer than the operation's time left.
+   *
+   * @throws StepFailure `budget` when the operation's time ran out during the sleep.
+   */
+  async pause(ms: number): Promise<void> {
+    await sleep(Math.min(ms, this.budget.msLeft()));
+    if (this.budget.timeUp()) throw this.budget.timeFailure();
   }
 
   /** Milliseconds left to the current command (at least 1: Playwright reads 0 as "no limit"). */

@@ -3,6 +3,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { PlanBrowserOperation } from '../../../../src/compile/plan.js';
 import type { BrowserCommand, BrowserTest } from '../../../../src/config/schema/index.js';
 import { Redactor } from '../../../../src/core/redactor.js';
+import type { BrowserBudgetLimits } from '../../../../src/runtime/protocols/browser/budget.js';
 import { runBrowserStep, type BrowserStepResult } from '../../../../src/runtime/protocols/browser/run.js';
 import { startBrowserPages, type BrowserPagesServer } from '../../../../fixtures/browser-pages/server.js';
 
@@ -68,7 +69,7 @@ export async function run(
   context: BrowserContext,
   operation: PlanBrowserOperation,
   scope: Record<string, string> = {},
-  options: { secrets?: string[]; screenshotDir?: string; log?: (line: string) => void } = {},
+  options: { secrets?: string[]; screenshotDir?: string; log?: (line: string) => void; budget?: BrowserBudgetLimits } = {},
 ): Promise<BrowserStepResult> {
   const redactor = new Redactor().add(...(options.secrets ?? []));
   return runBrowserStep({
@@ -79,6 +80,7 @@ export async function run(
     redact: (text) => redactor.redact(text),
     screenshotDir: options.screenshotDir,
     log: options.log,
+    budget: options.budget,
   });
 }
 

@@ -3,7 +3,7 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { optional, required } from '../args.js';
 import type { CommandRows } from '../command-spec.js';
 import { StepFailure } from '../failure.js';
-import { sleep, type BrowserRun } from '../state.js';
+import type { BrowserRun } from '../state.js';
 
 /** Windows, frames, navigation and timing: open, selectFrame, selectWindow, pause, wait, … */
 export const NAVIGATION_COMMANDS: CommandRows = {
@@ -85,7 +85,7 @@ export const NAVIGATION_COMMANDS: CommandRows = {
     summary: 'Waits the given number of milliseconds (target, or value).',
     args: { target: optional('milliseconds'), value: optional('milliseconds') },
     async run(run, cmd) {
-      await sleep(Number(cmd.target || cmd.value || 0));
+      await run.pause(Number(cmd.target || cmd.value || 0));
     },
   },
   setSpeed: {
@@ -99,7 +99,7 @@ export const NAVIGATION_COMMANDS: CommandRows = {
     async run(run, cmd) {
       const condition = /^request_url_contains=(.+)$/s.exec(cmd.target);
       if (!condition) {
-        await sleep(Number(cmd.target || cmd.value || 0) * 1000);
+        await run.pause(Number(cmd.target || cmd.value || 0) * 1000);
         return;
       }
       const pattern = compileUserRegex(condition[1] ?? '');
