@@ -109,7 +109,10 @@ export async function fetchNavigation(request: Request, options: NavigationFetch
     const redirect = REDIRECTS.has(response.statusCode) && location !== undefined;
     if (redirect) {
       // Only where it points matters: the body (of any length) is not read.
-      (response.body as unknown as Readable).destroy();
+      const unread = response.body as unknown as Readable;
+      // undici reports a body destroyed unread as an error: expected here, and nobody else listens.
+      unread.on('error', () => undefined);
+      unread.destroy();
       return { status: response.statusCode, headers: out, body: undefined, location };
     }
     const body = await readBodyBytes(response.body as unknown as Readable, encoding, maxBytes);
