@@ -120,10 +120,12 @@ async function startAuthorization(authorize: PlanAuthorization, run: BrowserRun,
     ...(input.proxy ? { proxy: input.proxy } : {}),
   });
   const url = expandText(authorize.url, run.vars, { ...where, path: op.origin });
-  await run.page.goto(url, { timeout: timeoutMs }).catch((error: unknown) => {
-    if (redirect.failure) throw redirect.failure;
+  await run.page.goto(url, { timeout: timeoutMs }).catch(async (error: unknown) => {
+    // The watcher's exchange, timed alike, says why better than the browser's own timeout does.
+    const outcome = redirect.url ?? redirect.failure ?? (await settledBy(redirect.settled, Date.now() + 1000));
+    if (outcome instanceof MultiAuthError) throw outcome;
     // A redirect straight back (a session the provider still has) aborts the navigation: fine.
-    if (!redirect.url) throw new MultiAuthError('AUTH_NETWORK', `the authorization request could not be opened: ${cleanText(error instanceof Error ? error.message : String(error), input.redact)}`, {
+    if (!outcome) throw new MultiAuthError('AUTH_NETWORK', `the authorization request could not be opened: ${cleanText(error instanceof Error ? error.message : String(error), input.redact)}`, {
       context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (authorization)', url: redactedUrl(url) },
       hint: 'Check authorization_url and that the provider is reachable from this machine.',
     });
