@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Request } from 'playwright-core';
+import type { BrowserContext, Request } from 'playwright-core';
 import { dispatcherFor } from '../../http/dispatcher.js';
 import { MAX_BODY_BYTES } from '../../http/limits.js';
 import { readBodyBytes } from '../../http/read-body.js';
@@ -49,6 +49,8 @@ export interface NavigationFetchOptions {
   signal?: AbortSignal;
   /** Decoded body bytes at most; default {@link MAX_BODY_BYTES}. */
   maxBytes?: number;
+  /** The context whose cookies go along when the browser's headers carry none (Chromium's do). */
+  context?: Pick<BrowserContext, 'cookies'>;
 }
 
 /**
@@ -68,6 +70,10 @@ export async function fetchNavigation(request: Request, options: NavigationFetch
   const headers: string[] = [];
   for (const [name, value] of Object.entries(await request.allHeaders())) {
     if (!name.startsWith(':') && !CONNECTION_HEADERS.has(name.toLowerCase())) headers.push(name, value);
+  }
+  if (options.context && !headers.some((value, i) => i % 2 === 0 && value.toLowerCase() === 'cookie')) {
+    const cookies = await options.context.cookies(request.url());
+    if (cookies.length) headers.push('cookie', cookies.map(({ name, value }) => `${name}=${value}`).join('; '));
   }
   // What the body reader decodes, and nothing it does not (zstd).
   headers.push('accept-encoding', 'gzip, deflate, br');

@@ -94,7 +94,7 @@ export async function catchRedirect(context: BrowserContext, redirectUri: string
     if (!mainNavigation(request) || stopping.signal.aborted) return route.fallback();
     let answer: FetchedNavigation;
     try {
-      answer = await fetchNavigation(request, { timeoutMs: options.timeoutMs, signal: stopping.signal, ...(options.proxy ? { proxy: options.proxy } : {}) });
+      answer = await fetchNavigation(request, { timeoutMs: options.timeoutMs, signal: stopping.signal, context, ...(options.proxy ? { proxy: options.proxy } : {}) });
     } catch (error) {
       if (!stopping.signal.aborted) fail(navigationFailure(error, request, options));
       return route.abort('failed');
