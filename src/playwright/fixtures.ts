@@ -115,9 +115,12 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   // Every test, signed in or not: a trace records whatever contexts of the worker saw.
   _authTraces: [
-    async ({ _multiauth }, use, testInfo) => {
+    async ({ _multiauth, trace }, use, testInfo) => {
       maskAttachedTraces(testInfo, _multiauth.redactor);
       await use();
+      // Playwright writes the trace after this: the config's own secrets must be known by then,
+      // in a worker that never opened the config (cached sessions, the run's digest) too.
+      if (recordsTrace(trace, testInfo.retry)) await _multiauth.registerConfigSecrets();
     },
     { auto: true, box: true },
   ],
@@ -236,6 +239,15 @@ function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Rea
     testInfo.annotations.push({ type: 'multiauth', description: `${user}: ${how} after HTTP 401 from ${request.method} ${redactedUrl(request.url)}` });
     return true;
   };
+}
+
+/** Whether Playwright may keep a trace of this attempt of a test, by the `trace` option. */
+function recordsTrace(trace: PlaywrightWorkerOptions['trace'], retry: number): boolean {
+  const mode = typeof trace === 'string' ? trace : trace.mode;
+  if (mode === 'off') return false;
+  if (mode === 'on-first-retry') return retry === 1;
+  if (mode === 'on-all-retries') return retry > 0;
+  return true;
 }
 
 function describeSource(user: string, source: SessionSource): string {

@@ -92,6 +92,23 @@ export class WorkerAuth {
     await store?.close();
   }
 
+  /**
+   * Registers the config's own secrets (passwords, client secrets, static tokens) in the
+   * redactor, opening the config if this worker has not. A worker that started from the run's
+   * digest with cached sessions knows only its sessions' values, yet a page can show a config
+   * secret (Jupyter's server token, the password of a token login): its trace must mask it too.
+   * Never throws: a config that does not open has failed the tests that asked for a session.
+   *
+   * @example
+   * await auth.registerConfigSecrets(); // then mask the test's trace
+   */
+  async registerConfigSecrets(): Promise<void> {
+    await this.open().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** The config's `scope`: origins that receive the injected credentials. */
   async scope(): Promise<string[]> {
     return (await this.digestOrOpen()).scope;

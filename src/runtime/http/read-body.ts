@@ -23,10 +23,22 @@ export function readBodyText(
   const decoder = decoderFor(contentEncoding);
   // Not async itself: the plain body of every sign-in spares a promise.
   if (!decoder && body.text) return body.text();
-  return readChunks(body, decoder, limit);
+  return readChunks(body, decoder, limit).then((bytes) => new TextDecoder('utf-8').decode(bytes));
 }
 
-async function readChunks(body: Readable, decoder: ReturnType<typeof decoderFor>, limit: number): Promise<string> {
+/**
+ * Reads a response body as bytes, decoding `gzip`, `deflate` and `br` content encodings, and
+ * counting every byte here (the decoded ones too): more than `limit` is a {@link BodyTooLargeError},
+ * raised as soon as the limit is passed, so an endless body costs `limit` bytes, no more.
+ *
+ * @example
+ * const page = await readBodyBytes(response.body, 'br', 5 * 1024 * 1024);
+ */
+export function readBodyBytes(body: Readable, contentEncoding: string | undefined, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return readChunks(body, decoderFor(contentEncoding), limit);
+}
+
+async function readChunks(body: Readable, decoder: ReturnType<typeof decoderFor>, limit: number): Promise<Buffer> {
   // pipeline() carries an error of either side to the stream we read.
   const stream = decoder ? pipeline(body, decoder, () => {}) : body;
   const chunks: Buffer[] = [];
@@ -41,7 +53,7 @@ async function readChunks(body: Readable, decoder: ReturnType<typeof decoderFor>
     if (!body.destroyed) body.destroy();
     if (decoder && !decoder.destroyed) decoder.destroy();
   }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 function decoderFor(encoding: string | undefined) {

@@ -1,82 +1,8 @@
-import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MultiAuthError } from '../../../core/errors.js';
 import { redactedUrl } from '../../../core/urls.js';
-
-/** Where a step ran, for errors. */
-export interface AuthorizeWhere {
-  user: string;
-  procedure?: string;
-  step?: number;
-}
-
-/** The browser's visit to the redirect URI, caught before it reaches the network. */
-export interface RedirectCatch {
-  /** The URL the provider sent the browser to (with `code` or `error`), once it did. */
-  readonly url: URL | undefined;
-  /** Resolves with that URL. */
-  readonly arrived: Promise<URL>;
-  stop(): Promise<void>;
-}
-
-/**
- * Catches the browser's visit to `redirectUri` (its origin and path; the query aside) before it
- * reaches the network: it is remembered and answered with a small page, so the redirect URI need
- * not exist (a native app's loopback) and a real callback page never redeems the code first.
- *
- * Browsers follow HTTP redirects without showing the hops to routing, and providers reach the
- * redirect URI by one. So every navigation of the context is fetched here without following
- * redirects: a redirect to the redirect URI is caught; any other (301, 302, 303) is handed back to
- * the browser as a navigation of its own (which comes through here again); the rest is passed on
- * as it came. Cookies travel in the context's jar both ways.
- *
- * @example
- * const redirect = await catchRedirect(context, 'http://127.0.0.1:9/callback');
- * const url = await redirect.arrived; // url.searchParams.get('code')
- */
-export async function catchRedirect(context: BrowserContext, redirectUri: string): Promise<RedirectCatch> {
-  const target = new URL(redirectUri);
-  let caught: URL | undefined;
-  let resolve!: (url: URL) => void;
-  const arrived = new Promise<URL>((r) => (resolve = r));
-  const matches = (url: URL): boolean => url.origin === target.origin && url.pathname === target.pathname;
-  const signedIn = (url: URL) => {
-    if (!caught) {
-      caught = url;
-      resolve(url);
-    }
-    return { status: 200, contentType: 'text/html', body: '<!doctype html><title>Signed in</title><p>Signed in. This window can be closed.</p>' };
-  };
-  const handler = async (route: Route): Promise<void> => {
-    const request = route.request();
-    const url = new URL(request.url());
-    if (matches(url)) return route.fulfill(signedIn(url));
-    if (!request.isNavigationRequest()) return route.fallback();
-    const response = await route.fetch({ maxRedirects: 0 });
-    const location = response.headers()['location'];
-    if (location !== undefined && [301, 302, 303].includes(response.status())) {
-      const next = new URL(location, url);
-      if (matches(next)) return route.fulfill(signedIn(next));
-      // http(s) only: a redirect elsewhere (a custom scheme) is the browser's to refuse.
-      if (next.protocol === 'http:' || next.protocol === 'https:') {
-        return route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><meta http-equiv="refresh" content="0;url=${escapeAttribute(next.href)}">` });
-      }
-    }
-    return route.fulfill({ response });
-  };
-  await context.route('**/*', handler);
-  return {
-    get url() {
-      return caught;
-    },
-    arrived,
-    stop: () => context.unroute('**/*', handler).catch(() => undefined),
-  };
-}
-
-function escapeAttribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import type { AuthorizeWhere } from './redirect-catch.js';
 
 /**
  * The authorization code of a redirect (RFC 6749 4.1.2), after its `state` is checked; the
@@ -167,7 +93,8 @@ export async function defaultLogin(page: Page, values: LoginValues, done: () => 
         stage === 'code' ? 'Check the user\'s totp_secret and this machine\'s clock.' : 'Check the user\'s username and password (the page\'s message is above).');
     }
     doneStages.add(stage);
-    await act(page, stage, values, where);
+    // Every action ends by the deadline too: a field that never becomes editable does not hold the sign-in.
+    await act(page, stage, values, where, Math.max(1, deadline - Date.now()));
     // The page reacts: a navigation, or a script that shows the next field.
     await Promise.race([page.waitForNavigation({ timeout: 3000 }).catch(() => undefined), sleep(1500)]);
   }
@@ -185,33 +112,33 @@ async function currentStage(page: Page): Promise<Stage | undefined> {
   return buttons === 1 ? 'consent' : undefined;
 }
 
-async function act(page: Page, stage: Stage, values: LoginValues, where: AuthorizeWhere): Promise<void> {
+async function act(page: Page, stage: Stage, values: LoginValues, where: AuthorizeWhere, timeout: number): Promise<void> {
   const field = async (selector: string): Promise<Locator> => (await firstVisible(page.locator(selector)))!;
   switch (stage) {
     case 'code': {
       if (!values.oneTimeCode) {
         throw await loginFailure(page, 'the provider asks for a one-time code and the user has no totp_secret', where, 'Give the user `totp_secret` (the base32 secret of its authenticator).');
       }
-      return submit(await field(OTP_FIELD), await values.oneTimeCode());
+      return submit(await field(OTP_FIELD), await values.oneTimeCode(), timeout);
     }
     case 'password': {
       const name = await firstVisible(page.locator(USERNAME_FIELD));
-      if (name && values.username !== undefined && (await name.inputValue().catch(() => '')) === '') await name.fill(values.username);
-      return submit(await field(PASSWORD_FIELD), values.password ?? '');
+      if (name && values.username !== undefined && (await name.inputValue({ timeout }).catch(() => '')) === '') await name.fill(values.username, { timeout });
+      return submit(await field(PASSWORD_FIELD), values.password ?? '', timeout);
     }
     case 'username':
-      return submit(await field(USERNAME_FIELD), values.username ?? '');
+      return submit(await field(USERNAME_FIELD), values.username ?? '', timeout);
     case 'consent':
-      return (await firstVisible(page.locator(SUBMIT)))!.click();
+      return (await firstVisible(page.locator(SUBMIT)))!.click({ timeout });
   }
 }
 
 /** Types `value` and sends the field's form: its submit button, else Enter. */
-async function submit(field: Locator, value: string): Promise<void> {
-  await field.fill(value);
+async function submit(field: Locator, value: string, timeout: number): Promise<void> {
+  await field.fill(value, { timeout });
   const button = field.locator('xpath=ancestor::form[1]').locator(SUBMIT).first();
-  if (await button.isVisible().catch(() => false)) await button.click();
-  else await field.press('Enter');
+  if (await button.isVisible().catch(() => false)) await button.click({ timeout });
+  else await field.press('Enter', { timeout });
 }
 
 async function firstVisible(locator: Locator): Promise<Locator | undefined> {

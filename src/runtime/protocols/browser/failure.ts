@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { MultiAuthError, isMultiAuthError, type AuthContext } from '../../../core/errors.js';
 import { MASK } from '../../../core/redactor.js';
 import { redactUrlsIn } from '../../../core/urls.js';
+import { withoutEscapes } from '../../../core/terminal-text.js';
 import { BROWSER_BUDGET, MAX_LOOP_ITERATIONS } from './control-flow.js';
 
 /** Why a command failed, so the error can say what to do. */
@@ -122,7 +123,7 @@ function causeText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error instanceof StepFailure) return error.message;
   // Playwright colours its call log when it thinks a terminal reads it.
-  const [first = '', ...rest] = error.message.replace(/\u001b\[[\d;]*m/g, '').split('\n');
+  const [first = '', ...rest] = withoutEscapes(error.message).split('\n');
   const headline = first.replace(/^\w+\.\w+: /, '');
   const log = rest
     .map((line) => line.trim())

@@ -3,7 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { PlanAuthorization, PlanBrowserOperation } from '../../../compile/index.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redactedUrl } from '../../../core/urls.js';
-import { authorizationCode, catchRedirect, defaultLogin } from './authorize.js';
+import { authorizationCode, defaultLogin } from './authorize.js';
+import { catchRedirect, cleanText } from './redirect-catch.js';
 import type { BrowserCommand, BrowserTest } from '../../../config/index.js';
 import { MultiAuthError, isMultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
@@ -45,6 +46,8 @@ export interface BrowserStepInput {
   log?: (line: string) => void;
   /** Bounds of the whole operation; default {@link BROWSER_BUDGET} (tests use small ones). */
   budget?: BrowserBudgetLimits;
+  /** The context's proxy (the operation's, else the config's): requests made for the browser take it too. */
+  proxy?: string;
 }
 
 /** The variable an authorization step leaves its code in (`oauth_authz_code_browser`). */
@@ -90,14 +93,15 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
   const authorization = op.authorize ? await startAuthorization(op.authorize, run, input) : undefined;
   try {
     for (const [t, test] of op.project.tests.entries()) {
-      // The provider sent the browser back: the recorded steps after that are not needed.
-      const done = (): boolean => authorization?.redirect.url !== undefined;
+      // The provider sent the browser back (or its pages could not be loaded): the recorded steps after that are not needed.
+      const done = (): boolean => authorization !== undefined && (authorization.redirect.url !== undefined || authorization.redirect.failure !== undefined);
       await runTest(run, input, test, flows[t] ?? [], [...op.origin, 'project', 'tests', t], done);
     }
     if (authorization) await authorization.finish();
   } catch (error) {
     recorder.stop();
-    throw error;
+    // A provider page that could not be loaded is why a command failed after it.
+    throw authorization?.redirect.failure ?? error;
   } finally {
     windows.stop();
     await authorization?.redirect.stop();
@@ -113,19 +117,29 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
  */
 async function startAuthorization(authorize: PlanAuthorization, run: BrowserRun, input: BrowserStepInput) {
   const { op, where } = input;
-  const redirect = await catchRedirect(run.context, authorize.redirectUri);
-  const url = expandText(authorize.url, run.vars, { ...where, path: op.origin });
   const timeoutMs = (op.waitForSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-  await run.page.goto(url, { timeout: timeoutMs }).catch((error: unknown) => {
+  const redirect = await catchRedirect(run.context, authorize.redirectUri, {
+    page: run.page,
+    timeoutMs,
+    where,
+    redact: input.redact,
+    ...(input.proxy ? { proxy: input.proxy } : {}),
+  });
+  const url = expandText(authorize.url, run.vars, { ...where, path: op.origin });
+  await run.page.goto(url, { timeout: timeoutMs }).catch(async (error: unknown) => {
+    // The watcher's exchange, timed alike, says why better than the browser's own timeout does.
+    const outcome = redirect.url ?? redirect.failure ?? (await settledBy(redirect.settled, Date.now() + 1000));
+    if (outcome instanceof MultiAuthError) throw outcome;
     // A redirect straight back (a session the provider still has) aborts the navigation: fine.
-    if (!redirect.url) throw new MultiAuthError('AUTH_NETWORK', `the authorization request could not be opened: ${firstLine(error)}`, {
+    if (!outcome) throw new MultiAuthError('AUTH_NETWORK', `the authorization request could not be opened: ${cleanText(error instanceof Error ? error.message : String(error), input.redact)}`, {
       context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (authorization)', url: redactedUrl(url) },
       hint: 'Check authorization_url and that the provider is reachable from this machine.',
     });
   });
   const finish = async (): Promise<void> => {
     const deadline = Date.now() + Math.max(timeoutMs, 30_000);
-    if (authorize.defaultLogin && !redirect.url) {
+    const over = (): boolean => redirect.url !== undefined || redirect.failure !== undefined;
+    if (authorize.defaultLogin && !over()) {
       const scope = run.vars.scope();
       const secret = scope['totp_secret'];
       await defaultLogin(run.page, {
@@ -135,9 +149,12 @@ async function startAuthorization(authorize: PlanAuthorization, run: BrowserRun,
           await awaitFreshTotp('{{ totp(totp_secret) }}', scope);
           return expandText('{{ totp(totp_secret) }}', run.vars, { ...where, path: op.origin });
         } }),
-      }, () => redirect.url !== undefined, deadline, where);
+      }, over, deadline, where).catch((error: unknown) => {
+        throw redirect.failure ?? loginError(error, run, input);
+      });
     }
-    const arrived = redirect.url ?? (await Promise.race([redirect.arrived, sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]));
+    const arrived = redirect.url ?? redirect.failure ?? (await settledBy(redirect.settled, deadline));
+    if (arrived instanceof MultiAuthError) throw arrived;
     if (!arrived) {
       throw new MultiAuthError('BROWSER_STEP_FAILED', 'the browser was not sent to the redirect URI in time', {
         context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (authorization)', url: redactedUrl(run.page.url()) },
@@ -149,8 +166,24 @@ async function startAuthorization(authorize: PlanAuthorization, run: BrowserRun,
   return { redirect, finish };
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+/** What `settled` resolved with by `deadline` (Unix ms), else undefined; no timer is left behind. */
+async function settledBy<T>(settled: Promise<T>, deadline: number): Promise<T | undefined> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([settled, sleep(Math.max(0, deadline - Date.now()), undefined, { signal: stop.signal }).catch(() => undefined)]);
+  } finally {
+    stop.abort();
+  }
+}
+
+/** A browser error of the default login (an action that timed out) as a located error: first line, masked. */
+function loginError(error: unknown, run: BrowserRun, input: BrowserStepInput): unknown {
+  if (error instanceof MultiAuthError) return error;
+  const { where } = input;
+  return new MultiAuthError('BROWSER_STEP_FAILED', `default login: ${cleanText(error instanceof Error ? error.message : String(error), input.redact)}`, {
+    context: { user: where.user, procedure: where.procedure, step: where.step, stepKind: 'browser (default login)', url: run.page.isClosed() ? undefined : redactedUrl(run.page.url()) },
+    hint: 'Record the login steps (`project`) if the provider\'s pages are unusual, or raise wait_for_seconds.',
+  });
 }
 
 /**
