@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { MultiAuthError } from '../core/errors.js';
 import type { SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
@@ -41,6 +41,11 @@ export class FileBackend implements SessionBackend {
   async write(slot: string, key: string, session: SignInResult): Promise<void> {
     ensureCacheDir(this.options.dir);
     writeSessionFile(slot, key, session, this.options.owner, this.options.sealer);
+  }
+
+  async remove(slot: string): Promise<void> {
+    rmSync(slot, { force: true });
+    rmSync(`${slot}.checked`, { force: true });
   }
 
   withLock<T>(slot: string, work: () => Promise<T>): Promise<T> {

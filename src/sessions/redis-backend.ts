@@ -115,6 +115,16 @@ export class RedisBackend implements SessionBackend {
     );
   }
 
+  remove(slot: string): Promise<void> {
+    return this.guard(
+      async (redis) => {
+        await redis.del(this.sessionKey(slot));
+        await redis.del(`${this.prefix}checked:${slot}`);
+      },
+      (fallback) => fallback.remove(this.fallbackSlot(slot)),
+    );
+  }
+
   async withLock<T>(slot: string, work: () => Promise<T>): Promise<T> {
     const lock = `${this.prefix}lock:${slot}`;
     const token = randomBytes(16).toString('hex');

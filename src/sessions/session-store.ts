@@ -16,6 +16,7 @@ export interface ResolvedSession {
 /** What the store calls to make sessions; the runtime's `signInUser` / `refreshSignIn` behind it. */
 export interface SessionProvider {
   signIn(user: string): Promise<SignInResult>;
+  /** Renews a session; signs in again when the refresh fails (origin `signed-in`), failing only when that sign-in does. */
   refresh(session: SignInResult): Promise<SignInResult>;
   /**
    * Whether the user's cached sessions are checked once per run ({@link SessionProvider.check});
@@ -133,8 +134,7 @@ export class SessionStore {
   }
 
   private async obtainInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
-    if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
-    return { session: await this.provider.signIn(user), source: 'fresh' };
+    return stale ? refreshed(await this.provider.refresh(stale)) : { session: await this.provider.signIn(user), source: 'fresh' };
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
@@ -174,16 +174,17 @@ export class SessionStore {
   /**
    * Refreshes `current`, or signs in when there is none, and stores the result: the session file,
    * the run's check mark (a sign-in or refresh checks its own session), and, when it fails, the
-   * run's memory of the failure. Called under the file's lock.
+   * run's memory of the failure. A refresh that fails signs in again (the provider does); when that
+   * fails too, the session that could not be refreshed is deleted: it must not be tried again by
+   * every later run. Called under the file's lock.
    */
   private async obtain(user: string, slot: string, current: SignInResult | undefined): Promise<ResolvedSession> {
     const { run } = this.options;
     let resolved: ResolvedSession;
     try {
-      resolved = current
-        ? { session: await this.provider.refresh(current), source: 'refreshed' }
-        : { session: await this.provider.signIn(user), source: 'fresh' };
+      resolved = current ? refreshed(await this.provider.refresh(current)) : { session: await this.provider.signIn(user), source: 'fresh' };
     } catch (error) {
+      if (current && isSignInFailure(error)) await this.backend.remove(slot);
       if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));
       throw error;
     }
@@ -225,6 +226,11 @@ export class SessionStore {
     return typeof scopeKey === 'string' ? scopeKey : scopeKey(user);
   }
 
+}
+
+/** What a refresh gave: a refreshed session, or the fresh sign-in that replaced a refused refresh. */
+function refreshed(session: SignInResult): ResolvedSession {
+  return { session, source: session.origin === 'refreshed' ? 'refreshed' : 'fresh' };
 }
 
 /** A failure of the sign-in itself, which the run remembers: not a bug, not the cache's own trouble. */
