@@ -35,17 +35,25 @@ test('alice', async ({ authedRequest }) => {
   expect((await authedRequest.get('${url}/whoami')).status()).toBe(200);
 });
 `,
+    'run.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test('the runner shared its run id', () => {
+  const [pid, run] = (process.env.MULTIAUTH_RUNNER_RUN ?? '').split(':');
+  expect(Number(pid)).toBe(process.ppid);
+  expect(run).toMatch(/^[0-9a-f]{20}$/);
+});
+`,
   };
   const env = { MULTIAUTH_RETRIES: '0' };
   const first = await runInlineProject(files, { env, wrap: IN_A_CONTAINER, args: ['--workers=1'] });
-  expect(first.failed, first.output).toBe(1);
+  expect([first.passed, first.failed], first.output).toEqual([1, 1]);
   expect(first.output).toContain('AUTH_NETWORK');
   expect(readdirSync(join(first.dir, '.auth')).filter((name) => name.endsWith('.failed'))).toHaveLength(1);
 
   const demo = await startDemoServer({ port });
   try {
     const second = await runInlineProject(files, { env, wrap: IN_A_CONTAINER, args: ['--workers=1'], dir: first.dir });
-    expect(second.passed, second.output).toBe(1);
+    expect(second.passed, second.output).toBe(2);
     expect(second.output).not.toContain('failed earlier in this run');
     expect(demo.counters.signIns).toEqual({ alice: 1 });
   } finally {

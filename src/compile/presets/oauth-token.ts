@@ -118,7 +118,8 @@ export function bearerInjection(origin: ConfigPath): PlanProcedure['injections']
 
 /**
  * The refresh rule of token presets: run `procedure` (which needs `{{refresh_token}}`), keep what it
- * does not renew (a refresh answer may omit the refresh token), sign in again when it cannot run.
+ * does not renew (a refresh answer may omit the refresh token); like every refresh, one that cannot
+ * run signs in again.
  * The session's lifetime comes from `expires_in` or the token itself.
  *
  * @example
