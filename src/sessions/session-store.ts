@@ -134,7 +134,8 @@ export class SessionStore {
   }
 
   private async obtainInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
-    return stale ? refreshed(await this.provider.refresh(stale)) : { session: await this.provider.signIn(user), source: 'fresh' };
+    if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
+    return { session: await this.provider.signIn(user), source: 'fresh' };
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
@@ -182,7 +183,9 @@ export class SessionStore {
     const { run } = this.options;
     let resolved: ResolvedSession;
     try {
-      resolved = current ? refreshed(await this.provider.refresh(current)) : { session: await this.provider.signIn(user), source: 'fresh' };
+      resolved = current
+        ? { session: await this.provider.refresh(current), source: 'refreshed' }
+        : { session: await this.provider.signIn(user), source: 'fresh' };
     } catch (error) {
       if (current && isSignInFailure(error)) await this.backend.remove(slot);
       if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));
@@ -226,11 +229,6 @@ export class SessionStore {
     return typeof scopeKey === 'string' ? scopeKey : scopeKey(user);
   }
 
-}
-
-/** What a refresh gave: a refreshed session, or the fresh sign-in that replaced a refused refresh. */
-function refreshed(session: SignInResult): ResolvedSession {
-  return { session, source: session.origin === 'refreshed' ? 'refreshed' : 'fresh' };
 }
 
 /** A failure of the sign-in itself, which the run remembers: not a bug, not the cache's own trouble. */

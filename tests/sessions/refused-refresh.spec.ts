@@ -79,7 +79,8 @@ test('a generic user whose refresh token was revoked server-side signs in once i
 
     offset = NEAR_EXPIRY_MS;
     const recovered = await run1.get('alice');
-    expect(recovered.source).toBe('fresh');
+    expect(recovered.source).toBe('refreshed');
+    expect(recovered.session.origin).toBe('signed-in');
     expect(demo.counters.endpoints).toMatchObject({ 'POST /auth/token': 2, 'POST /auth/refresh': 1 });
     expect(await whoami(demo.url, completeSession(plan, recovered.session))).toMatchObject({ status: 200, user: 'alice' });
     offset = 0; // the new session is an hour from its end
