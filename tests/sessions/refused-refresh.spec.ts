@@ -1,11 +1,13 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import type { Plan } from '../../src/compile/plan.js';
 import { completeSession, refreshSignIn, signInUser } from '../../src/runtime/index.js';
 import type { SignInResult } from '../../src/runtime/session/session.js';
-import { SessionStore, sessionFilePath, userCacheKey } from '../../src/sessions/index.js';
+import { FileBackend, SessionStore, userCacheKey, type SessionBackend } from '../../src/sessions/index.js';
+import { RedisBackend } from '../../src/sessions/redis-backend.js';
+import { startRedis } from '../support/servers/redis.js';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
 import { planFromYaml } from '../support/plan.js';
 import { tempDir, removeTempDirs } from '../support/temp-files.js';
@@ -48,10 +50,10 @@ users:
 }
 
 /** A store of run `run` in `dir` over the real runtime, its clock `offset()` ms ahead of now. */
-function storeOf(plan: Plan, dir: string, run: string, offset: () => number): SessionStore {
+function storeOf(plan: Plan, dir: string, run: string, offset: () => number, backend?: SessionBackend): SessionStore {
   const redactor = new Redactor();
   return new SessionStore(
-    { dir, run, scopeKey: (user) => userCacheKey(plan, plan.users.find((u) => u.name === user)!), now: () => Date.now() + offset() },
+    { dir, run, ...(backend ? { backend } : {}), scopeKey: (user) => userCacheKey(plan, plan.users.find((u) => u.name === user)!), now: () => Date.now() + offset() },
     { signIn: (user) => signInUser(plan, user, { redactor }), refresh: (session) => refreshSignIn(plan, session, { redactor }) },
   );
 }
@@ -97,35 +99,42 @@ test('a generic user whose refresh token was revoked server-side signs in once i
   }
 });
 
-test('a refresh that fails and a sign-in that fails too: the session is deleted, the failure remembered for this run only', async () => {
-  const port = await freePort();
-  let demo: DemoServer | undefined = await startDemoServer({ port });
-  try {
-    const plan = planFromYaml(config(demo.url));
-    const user = plan.users[0]!;
-    const dir = tempDir();
-    const file = sessionFilePath(dir, userCacheKey(plan, user), 'alice');
-    let offset = 0;
-    const run1 = storeOf(plan, dir, 'run-1', () => offset);
-    await run1.get('alice');
-    expect(existsSync(file)).toBe(true);
-    await demo.stop(); // the server is gone: the refresh fails, and so does the sign-in after it
-    demo = undefined;
+for (const kind of ['file', 'redis'] as const) {
+  test(`a refresh that fails and a sign-in that fails too: the session is deleted from the ${kind} store, the failure remembered for this run only`, async () => {
+    const redis = kind === 'redis' ? await startRedis() : undefined;
+    const port = await freePort();
+    let demo: DemoServer | undefined = await startDemoServer({ port });
+    try {
+      const plan = planFromYaml(config(demo.url));
+      const key = userCacheKey(plan, plan.users[0]!);
+      const dir = tempDir();
+      const backend: SessionBackend = redis
+        ? new RedisBackend({ url: redis.url, plaintext: true, fallback: new FileBackend({ dir }), warn: () => undefined })
+        : new FileBackend({ dir });
+      const slot = backend.slot('alice', key);
+      let offset = 0;
+      const store = (run: string) => storeOf(plan, dir, run, () => offset, backend);
+      await store('run-1').get('alice');
+      expect(await backend.read(slot, key)).toBeDefined();
+      await demo.stop(); // the server is gone: the refresh fails, and so does the sign-in after it
+      demo = undefined;
 
-    offset = NEAR_EXPIRY_MS;
-    const error = await run1.get('alice').then(() => undefined, (e: unknown) => e as MultiAuthError);
-    expect(error).toMatchObject({ code: 'AUTH_NETWORK', context: { user: 'alice', procedure: 'login' } });
-    expect(error?.details.at(-1)).toBe('This sign-in replaced a refresh that failed first: AUTH_NETWORK in procedure "x-refresh", step 1.');
-    expect(existsSync(file)).toBe(false);
-    expect(existsSync(`${file}.failed`)).toBe(true);
-    const again = await storeOf(plan, dir, 'run-1', () => offset).get('alice').then(() => undefined, (e: unknown) => e as Error);
-    expect(again?.message).toBe(error?.message);
+      offset = NEAR_EXPIRY_MS;
+      const error = await store('run-1').get('alice').then(() => undefined, (e: unknown) => e as MultiAuthError);
+      expect(error).toMatchObject({ code: 'AUTH_NETWORK', context: { user: 'alice', procedure: 'login' } });
+      expect(error?.details.at(-1)).toBe('This sign-in replaced a refresh that failed first: AUTH_NETWORK in procedure "x-refresh", step 1.');
+      expect(await backend.read(slot, key)).toBeUndefined();
+      expect(await backend.readFailure(slot, 'run-1')).toBeDefined();
+      if (kind === 'file') expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toEqual([]);
 
-    demo = await startDemoServer({ port });
-    const run2 = await storeOf(plan, dir, 'run-2', () => 0).get('alice');
-    expect(run2.source).toBe('fresh');
-    expect(demo.counters.endpoints).toEqual({ 'POST /auth/token': 1 });
-  } finally {
-    await demo?.stop();
-  }
-});
+      demo = await startDemoServer({ port });
+      const next = await storeOf(plan, dir, 'run-2', () => 0, backend).get('alice');
+      expect(next.source).toBe('fresh');
+      expect(demo.counters.endpoints).toEqual({ 'POST /auth/token': 1 });
+      await backend.close();
+    } finally {
+      await demo?.stop();
+      await redis?.stop();
+    }
+  });
+}
