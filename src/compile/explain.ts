@@ -60,7 +60,7 @@ function explainUser(user: PlanUser): string[] {
     const parts = [`procedure "${refresh.procedure ?? '(none)'}"`];
     parts.push(refresh.sessionSeconds === undefined ? 'when the tokens expire' : `every ${refresh.sessionSeconds} s`);
     if (refresh.keep) parts.push('keeps what it does not renew');
-    if (refresh.fallbackToSignIn) parts.push('signs in again when it cannot run');
+    parts.push('signs in again when refused');
     lines.push(`  refresh: ${parts.join(', ')}`);
     // Only a refresh's own credentials and variables are shown; the user's were shown above.
     if (refresh.credentials !== user.credentials) {

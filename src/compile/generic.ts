@@ -14,7 +14,7 @@ import { resolveRefresh, type RefreshRule } from './refresh.js';
  * //   credentials: { username: 'alice', password: 'pw', basic: 'none', headers: [], cookies: [], query: [] },
  * //   variables: {}, mtls: false }
  * compileUser({ name: 'bob', procedure: 'login', refresh: { keep: true } }, 1).refresh;
- * // { keep: true, fallbackToSignIn: false, procedure: 'login', credentials: <bob's>, variables: <bob's> }
+ * // { keep: true, procedure: 'login', credentials: <bob's>, variables: <bob's> }
  */
 export function compileUser(user: User, index: number): PlanUser {
   const out: PlanUser = {
@@ -27,7 +27,7 @@ export function compileUser(user: User, index: number): PlanUser {
   };
   if (user.procedure !== undefined && user.procedure !== null) out.procedure = user.procedure;
   if (user.refresh !== undefined) {
-    const rule: RefreshRule = { keep: user.refresh.keep, fallbackToSignIn: false };
+    const rule: RefreshRule = { keep: user.refresh.keep };
     if (user.refresh.procedure !== undefined) rule.procedure = user.refresh.procedure;
     if (user.refresh.sessionSeconds !== undefined) rule.sessionSeconds = user.refresh.sessionSeconds;
     // A refresh always runs a procedure: its credentials are template values only.

@@ -120,12 +120,6 @@ export interface PlanRefresh {
   credentials: PlanCredentials;
   /** Variables of the refresh run: the rule's own, else the user's (the same object). */
   variables: Record<string, string>;
-  /**
-   * When the refresh procedure cannot run (a variable it needs, such as `refresh_token`, was never
-   * returned) or fails, sign in again with the user's procedure instead of failing. Set by presets
-   * whose protocol makes refresh optional (OAuth, Cognito).
-   */
-  fallbackToSignIn: boolean;
 }
 
 /** A named list of operations and the injections made at its end. */

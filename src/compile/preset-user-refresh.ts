@@ -24,7 +24,7 @@ export function applyPresetUserRefresh(users: PlanUser[], config: AuthConfig): v
       continue;
     }
     user.refresh = resolveRefresh(
-      { keep: own.keep ?? false, fallbackToSignIn: false, ...(own.sessionSeconds === undefined ? {} : { sessionSeconds: own.sessionSeconds }) },
+      { keep: own.keep ?? false, ...(own.sessionSeconds === undefined ? {} : { sessionSeconds: own.sessionSeconds }) },
       user,
     );
   }

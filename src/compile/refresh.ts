@@ -13,8 +13,8 @@ export type RefreshRule = Omit<PlanRefresh, 'procedure' | 'credentials' | 'varia
  * gives none. The runtime then has no defaults of its own to apply.
  *
  * @example
- * resolveRefresh({ keep: true, fallbackToSignIn: false }, user);
- * // { keep: true, fallbackToSignIn: false, procedure: user.procedure, credentials: user.credentials, variables: user.variables }
+ * resolveRefresh({ keep: true }, user);
+ * // { keep: true, procedure: user.procedure, credentials: user.credentials, variables: user.variables }
  */
 export function resolveRefresh(rule: RefreshRule, user: Pick<PlanUser, 'procedure' | 'credentials' | 'variables'>): PlanRefresh {
   const refresh: PlanRefresh = { ...rule, credentials: rule.credentials ?? user.credentials, variables: rule.variables ?? user.variables };

@@ -81,7 +81,8 @@ export async function checkStoredSession(plan: Plan, session: SignInResult, opti
 
 /**
  * Renews what a sign-in produced (a cached {@link SignInResult}) by the user's refresh rule, and
- * returns the renewed result (loads the engine on first use).
+ * returns the renewed result (loads the engine on first use). A refresh that fails signs the user in
+ * again (origin `signed-in`); only a failure of that sign-in is thrown.
  *
  * @example
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { MultiAuthError } from '../core/errors.js';
 import { errorData, errorFromData, type ErrorData } from '../core/error-data.js';
+import { markHolds } from './check-mark.js';
 
 /**
  * What a failed sign-in leaves for the other workers of its run, beside the user's session file:
@@ -12,6 +13,8 @@ import { errorData, errorFromData, type ErrorData } from '../core/error-data.js'
 interface FailureFile {
   /** The run it belongs to (`runId`); a failure of another run is not remembered. */
   run: string;
+  /** When it was written (Unix ms): it is forgotten after `RUN_MEMORY_MS`, even within its run. */
+  at: number;
   error: ErrorData;
 }
 
@@ -28,7 +31,7 @@ export function failureFilePath(sessionFile: string): string {
 /**
  * The failure an earlier process of run `run` remembered, rebuilt as a `MultiAuthError` with its
  * code, context and hint and a line saying it is remembered; undefined when there is none (or it is
- * another run's, or unreadable).
+ * another run's, older than `RUN_MEMORY_MS`, or unreadable).
  *
  * @example
  * const failed = readFailure(failureFilePath(file), runId(env));
@@ -45,8 +48,8 @@ export function readFailure(path: string, run: string): MultiAuthError | undefin
 }
 
 /**
- * A remembered failure as stored ({@link encodeFailure}), rebuilt when it is run `run`'s; undefined
- * for another run's or an unreadable text. For the stores that keep it elsewhere than in a file.
+ * A remembered failure as stored ({@link encodeFailure}), rebuilt when it is run `run`'s and younger
+ * than `RUN_MEMORY_MS`; undefined for another run's, an older one or an unreadable text. For the stores that keep it elsewhere than in a file.
  *
  * @example
  * decodeFailure(await redis.get(key), runId(env));
@@ -58,9 +61,9 @@ export function decodeFailure(text: string | null | undefined, run: string): Mul
   } catch {
     return undefined;
   }
-  if (data === null || typeof data !== 'object' || data.run !== run) return undefined;
+  if (data === null || typeof data !== 'object' || data.run !== run || !markHolds(data.at, Date.now())) return undefined;
   const error = errorFromData(data.error);
-  error?.details.push('This sign-in failed earlier in this run: it is not tried again until the next run, so that no account is locked.');
+  error?.details.push('This sign-in failed earlier in this run: it is not tried again until the next run (or for an hour), so that no account is locked.');
   return error;
 }
 
@@ -72,7 +75,7 @@ export function decodeFailure(text: string | null | undefined, run: string): Mul
  */
 export function encodeFailure(run: string, error: MultiAuthError, redact: (text: string) => string): string {
   // Every text of the error at once: masks are JSON-safe.
-  const body: FailureFile = { run, error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
+  const body: FailureFile = { run, at: Date.now(), error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
   return JSON.stringify(body);
 }
 

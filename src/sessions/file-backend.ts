@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { MultiAuthError } from '../core/errors.js';
 import type { SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
+import { encodeCheckMark, isCheckMarkFor } from './check-mark.js';
 import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import type { Sealer } from './seal.js';
@@ -43,6 +44,11 @@ export class FileBackend implements SessionBackend {
     writeSessionFile(slot, key, session, this.options.owner, this.options.sealer);
   }
 
+  async remove(slot: string): Promise<void> {
+    rmSync(slot, { force: true });
+    rmSync(`${slot}.checked`, { force: true });
+  }
+
   withLock<T>(slot: string, work: () => Promise<T>): Promise<T> {
     ensureCacheDir(this.options.dir);
     return withFileLock(slot, work, this.options.lock);
@@ -61,17 +67,18 @@ export class FileBackend implements SessionBackend {
   }
 
   async checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
+    let text: string;
     try {
-      const mark = JSON.parse(readFileSync(`${slot}.checked`, 'utf8')) as { run?: unknown; createdAt?: unknown };
-      return mark.run === run && mark.createdAt === session.createdAt;
+      text = readFileSync(`${slot}.checked`, 'utf8');
     } catch {
       return false;
     }
+    return isCheckMarkFor(text, run, session.createdAt, Date.now());
   }
 
   async markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
     try {
-      writeFileSync(`${slot}.checked`, JSON.stringify({ run, createdAt: session.createdAt }), { mode: 0o600 });
+      writeFileSync(`${slot}.checked`, encodeCheckMark(run, session.createdAt, Date.now()), { mode: 0o600 });
     } catch {
       // Best effort: another worker checks once more.
     }

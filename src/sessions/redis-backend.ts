@@ -5,6 +5,7 @@ import { MultiAuthError } from '../core/errors.js';
 import { redactedUrl } from '../core/urls.js';
 import type { SignInResult } from '../runtime/index.js';
 import { decodeFailure, encodeFailure } from './failure-memory.js';
+import { encodeCheckMark, isCheckMarkFor, RUN_MEMORY_MS } from './check-mark.js';
 import type { Sealer } from './seal.js';
 import { sessionBody, sessionFilePath, sessionFromBody } from './session-file.js';
 import type { SessionBackend } from './store-backend.js';
@@ -115,6 +116,16 @@ export class RedisBackend implements SessionBackend {
     );
   }
 
+  remove(slot: string): Promise<void> {
+    return this.guard(
+      async (redis) => {
+        await redis.del(this.sessionKey(slot));
+        await redis.del(`${this.prefix}checked:${slot}`);
+      },
+      (fallback) => fallback.remove(this.fallbackSlot(slot)),
+    );
+  }
+
   async withLock<T>(slot: string, work: () => Promise<T>): Promise<T> {
     const lock = `${this.prefix}lock:${slot}`;
     const token = randomBytes(16).toString('hex');
@@ -160,7 +171,7 @@ export class RedisBackend implements SessionBackend {
   writeFailure(slot: string, run: string, error: MultiAuthError, redact: (text: string) => string): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}failed:${slot}`, encodeFailure(run, error, redact), { expiration: { type: 'PX', value: DAY_MS } });
+        await redis.set(`${this.prefix}failed:${slot}`, encodeFailure(run, error, redact), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
       },
       (fallback) => fallback.writeFailure(this.fallbackSlot(slot), run, error, redact),
     );
@@ -178,8 +189,7 @@ export class RedisBackend implements SessionBackend {
   checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
     return this.guard(
       async (redis) => {
-        const mark = JSON.parse((await redis.get(`${this.prefix}checked:${slot}`)) ?? 'null') as { run?: unknown; createdAt?: unknown } | null;
-        return mark?.run === run && mark.createdAt === session.createdAt;
+        return isCheckMarkFor(await redis.get(`${this.prefix}checked:${slot}`), run, session.createdAt, Date.now());
       },
       (fallback) => fallback.checkedInRun(this.fallbackSlot(slot), run, session),
     );
@@ -188,7 +198,7 @@ export class RedisBackend implements SessionBackend {
   markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}checked:${slot}`, JSON.stringify({ run, createdAt: session.createdAt }), { expiration: { type: 'PX', value: DAY_MS } });
+        await redis.set(`${this.prefix}checked:${slot}`, encodeCheckMark(run, session.createdAt, Date.now()), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
       },
       (fallback) => fallback.markChecked(this.fallbackSlot(slot), run, session),
     );

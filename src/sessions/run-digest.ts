@@ -14,7 +14,7 @@ import { userCacheKey } from './user-key.js';
  * no procedure, or need the config's credentials.
  */
 export interface RunDigest {
-  /** The run that wrote it ({@link runId}); a digest of another run is not used. */
+  /** The run that wrote it (`runId`); a digest of another run is not used. */
   run: string;
   /** The config's content hash (`LoadedConfig.contentHash`). */
   contentHash: string;
@@ -64,18 +64,6 @@ export function quickConfigKey(file: string, env: Record<string, string | undefi
   const hash = createHash('sha256').update('multiauth-run-digest-1\0').update(text).update('\0').update(dotenv);
   for (const name of names) hash.update(`\0${name}\0${env[name] === undefined ? '\u0001unset' : env[name]}`);
   return hash.digest('hex');
-}
-
-/**
- * The id of this Playwright run as every process of it sees it: `MULTIAUTH_RUN_ID` when set, else the
- * runner's pid (a worker's parent; the runner itself when it loads `playwright.config.ts`).
- *
- * @example
- * runId(process.env); // '41234'
- */
-export function runId(env: Record<string, string | undefined>): string {
-  if (env.MULTIAUTH_RUN_ID) return env.MULTIAUTH_RUN_ID;
-  return String(env.TEST_WORKER_INDEX === undefined ? process.pid : process.ppid);
 }
 
 function digestPath(cacheDir: string, key: string): string {

@@ -16,6 +16,7 @@ export interface ResolvedSession {
 /** What the store calls to make sessions; the runtime's `signInUser` / `refreshSignIn` behind it. */
 export interface SessionProvider {
   signIn(user: string): Promise<SignInResult>;
+  /** Renews a session; signs in again when the refresh fails (origin `signed-in`), failing only when that sign-in does. */
   refresh(session: SignInResult): Promise<SignInResult>;
   /**
    * Whether the user's cached sessions are checked once per run ({@link SessionProvider.check});
@@ -174,7 +175,9 @@ export class SessionStore {
   /**
    * Refreshes `current`, or signs in when there is none, and stores the result: the session file,
    * the run's check mark (a sign-in or refresh checks its own session), and, when it fails, the
-   * run's memory of the failure. Called under the file's lock.
+   * run's memory of the failure. A refresh that fails signs in again (the provider does); when that
+   * fails too, the session that could not be refreshed is deleted: it must not be tried again by
+   * every later run. Called under the file's lock.
    */
   private async obtain(user: string, slot: string, current: SignInResult | undefined): Promise<ResolvedSession> {
     const { run } = this.options;
@@ -184,6 +187,7 @@ export class SessionStore {
         ? { session: await this.provider.refresh(current), source: 'refreshed' }
         : { session: await this.provider.signIn(user), source: 'fresh' };
     } catch (error) {
+      if (current && isSignInFailure(error)) await this.backend.remove(slot);
       if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));
       throw error;
     }

@@ -14,6 +14,8 @@ export interface SessionBackend {
   read(slot: string, key: string): Promise<SignInResult | undefined>;
   /** Stores what a sign-in produced, sealed when a cache key is set. */
   write(slot: string, key: string, session: SignInResult): Promise<void>;
+  /** Deletes the slot's session and its check mark (a session that can no longer be refreshed). */
+  remove(slot: string): Promise<void>;
   /** Runs `work` holding the slot's lock across processes (and machines, for Redis). */
   withLock<T>(slot: string, work: () => Promise<T>): Promise<T>;
   /** The failure an earlier process of run `run` remembered for the slot. */

@@ -151,7 +151,6 @@ users:
       procedure: 'login',
       sessionSeconds: 60,
       keep: true,
-      fallbackToSignIn: false,
       credentials: { username: 'alice-refresh', basic: 'none', headers: [], cookies: [], query: [] },
       variables: { mode: 'refresh' },
     },
@@ -189,7 +188,7 @@ users:
     refresh: { keep: false }
 `);
   const [carol, dave, erin] = plan.users;
-  expect(carol!.refresh).toEqual({ procedure: 'login', keep: false, fallbackToSignIn: false, credentials: carol!.credentials, variables: { tenant: 'acme' } });
+  expect(carol!.refresh).toEqual({ procedure: 'login', keep: false, credentials: carol!.credentials, variables: { tenant: 'acme' } });
   // Shared, not copied: the plan says "the user's own", and answersDigest's Basic switch reaches both.
   expect(carol!.refresh!.credentials).toBe(carol!.credentials);
   expect(carol!.refresh!.variables).toBe(carol!.variables);

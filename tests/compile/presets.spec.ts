@@ -250,7 +250,7 @@ presets:
   expect(plan.users[0]).toMatchObject({
     name: 'svc',
     procedure: 'preset[0]:oauth_client_credentials:svc',
-    refresh: { procedure: 'preset[0]:oauth_client_credentials-refresh:svc', keep: true, fallbackToSignIn: true },
+    refresh: { procedure: 'preset[0]:oauth_client_credentials-refresh:svc', keep: true },
     credentials: { basic: 'none' },
   });
   expect(plan.secrets).toEqual(['svc-secret', 'bare-secret']);
@@ -345,7 +345,7 @@ presets:
   });
   expect(plan.users[0]).toMatchObject({
     procedure: 'preset[0]:pool_userpass:alice',
-    refresh: { procedure: 'preset[0]:pool_userpass-refresh:alice', keep: true, fallbackToSignIn: true },
+    refresh: { procedure: 'preset[0]:pool_userpass-refresh:alice', keep: true },
     credentials: { username: 'alice', password: 'pw-a', basic: 'none' },
   });
   const open = plan.procedures['preset[1]:pool_userpass:bob']!.operations[0] as { request: { url: string; body: { AuthParameters: object } } };
@@ -477,8 +477,8 @@ presets:
     users: [{ username: svc, client_id: c, client_secret: s, refresh: { sessionSeconds: 300, keep: true } }]
 `);
   const [ann, ben, svc] = plan.users;
-  expect(ann!.refresh).toMatchObject({ procedure: ann!.procedure, sessionSeconds: 600, keep: false, fallbackToSignIn: false });
+  expect(ann!.refresh).toMatchObject({ procedure: ann!.procedure, sessionSeconds: 600, keep: false });
   expect(ben!.refresh).toBeUndefined();
   // The preset's own refresh procedure stays; the user's length and keep win.
-  expect(svc!.refresh).toMatchObject({ procedure: 'preset[1]:oauth_client_credentials-refresh:svc', sessionSeconds: 300, keep: true, fallbackToSignIn: true });
+  expect(svc!.refresh).toMatchObject({ procedure: 'preset[1]:oauth_client_credentials-refresh:svc', sessionSeconds: 300, keep: true });
 });

@@ -123,6 +123,25 @@ test('refresh: REFRESH_TOKEN_AUTH with the refresh token and SECRET_HASH; the ne
   expect(await whoami(refreshed)).toEqual({ status: 200, body: { username: 'bob' } });
 });
 
+test('a refresh token revoked at Cognito (RevokeToken): the refresh is refused, and the user signs in again once', async () => {
+  const plan = planFromYaml(config());
+  const session = await authenticate(plan, 'bob', { redactor: new Redactor() });
+  const revoked = await cognitoCall(cognito.url, 'RevokeToken', {
+    ClientId: cognito.client.clientId,
+    ClientSecret: cognito.client.clientSecret,
+    Token: session.variables.refresh_token,
+  });
+  expect(revoked.status).toBe(200);
+
+  const from = relay.exchanges.length;
+  const renewed = await refreshSession(plan, session, { redactor: new Redactor() });
+  expect(initiateAuths(from).map((call) => call.AuthFlow)).toEqual(['REFRESH_TOKEN_AUTH', 'USER_PASSWORD_AUTH']);
+  expect(relay.exchanges.slice(from).map((e) => e.status)).toEqual([400, 200]);
+  expect(renewed.origin).toBe('signed-in');
+  expect(renewed.variables.refresh_token).not.toBe(session.variables.refresh_token);
+  expect(await whoami(renewed)).toEqual({ status: 200, body: { username: 'bob' } });
+});
+
 test('a wrong password: NotAuthorizedException shown, the password never', async () => {
   const wrong = 'Alice-Wr0ng-Password!';
   const redactor = new Redactor();

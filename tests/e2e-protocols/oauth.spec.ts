@@ -161,6 +161,24 @@ test('refresh after client_credentials (no refresh token came back): the client 
   expect(await whoami(refreshed)).toEqual({ status: 200, body: { client_id: server.clients.basic.clientId, scope: 'api:read api:write', kind: 'ClientCredentials' } });
 });
 
+test('a refresh token revoked at the provider (RFC 7009): the refresh is refused, and the user signs in again once', async () => {
+  const plan = planFromYaml(config());
+  const session = await authenticate(plan, 'alice', { redactor: new Redactor() });
+  const { clientId, clientSecret } = server.clients.post;
+  const revoked = await fetch(server.revocationEndpoint, {
+    method: 'POST',
+    body: new URLSearchParams({ token: session.variables.refresh_token as string, token_type_hint: 'refresh_token', client_id: clientId, client_secret: clientSecret }),
+  });
+  expect(revoked.status).toBe(200);
+
+  const from = relay.exchanges.length;
+  const renewed = await refreshSession(plan, session, { redactor: new Redactor() });
+  expect(tokenRequests(from).map((r) => r.form.get('grant_type'))).toEqual(['refresh_token', 'password']);
+  expect(relay.exchanges.slice(from).map((e) => e.status)).toEqual([400, 200]);
+  expect(renewed.origin).toBe('signed-in');
+  expect(await whoami(renewed)).toMatchObject({ status: 200, body: { sub: 'alice', kind: 'AccessToken' } });
+});
+
 test('a wrong client secret: invalid_client from the server, the secret never shown', async () => {
   const wrong = 'not-the-client-secret';
   const redactor = new Redactor();

@@ -38,7 +38,7 @@ export interface OAuthProcedures {
  * no `scope` (the original grant's scope is kept). Both extract `access_token` (required),
  * `refresh_token` and `expires_in` (optional: servers may leave them out) and inject
  * `Authorization: Bearer {{access_token}}`. When no refresh token came back, or the refresh fails,
- * the user signs in again (`fallbackToSignIn`).
+ * the user signs in again (as every user whose refresh fails).
  *
  * The body is an object sent form-encoded (the Content-Type says so), so each value is encoded once
  * after template expansion.
@@ -118,12 +118,13 @@ export function bearerInjection(origin: ConfigPath): PlanProcedure['injections']
 
 /**
  * The refresh rule of token presets: run `procedure` (which needs `{{refresh_token}}`), keep what it
- * does not renew (a refresh answer may omit the refresh token), sign in again when it cannot run.
+ * does not renew (a refresh answer may omit the refresh token); like every refresh, one that cannot
+ * run signs in again.
  * The session's lifetime comes from `expires_in` or the token itself.
  *
  * @example
  * tokenRefresh('preset[0]:oauth_userpass-refresh:alice');
  */
 export function tokenRefresh(procedure: string): RefreshRule {
-  return { procedure, keep: true, fallbackToSignIn: true };
+  return { procedure, keep: true };
 }

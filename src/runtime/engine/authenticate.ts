@@ -101,13 +101,18 @@ export async function refreshSession(plan: Plan, session: SignInResult, options:
  * Renews what a sign-in produced (spec: UserRefresh): runs `refresh.procedure` with
  * `refresh.credentials` and `refresh.variables` (compile resolved them: the user's own unless the
  * config gives others) on the refresh's own requests, the session's variables visible to its
- * templates (so `{{refresh_token}}` works). With `fallbackToSignIn`, a refresh that fails (or
- * needs a variable the session never got) becomes a fresh sign-in. The result is laid over the
- * old one when `refresh.keep` is true. A user without `refresh` signs in again. The session's
+ * templates (so `{{refresh_token}}` works). The result is laid over the old one when
+ * `refresh.keep` is true, then checked with the user's `validation`. A refresh that fails in any
+ * way (refused, a variable it needs never extracted, nothing found, a refreshed session the
+ * validation refuses) becomes one fresh sign-in, for every kind of user: a refresh token the server
+ * revoked must not fail the user for good. That sign-in's result is returned as it is (origin
+ * `signed-in`: nothing of the dead session is kept); only its failure is an error, and that error
+ * says the refresh was refused first. A user without `refresh` signs in again. The session's
  * requests carry the user's own credentials afterwards, as before (`completeSession`).
  *
  * @example
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });
+ * renewed.origin; // 'refreshed', or 'signed-in' when the refresh was refused
  */
 export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
   const user = usablePlanUser(plan, session.user);
@@ -116,25 +121,40 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
   registerPlanSecrets(options.redactor, plan);
   options.redactor.addLazily(() => sessionSecrets(session));
 
-  let refreshed: SignInResult;
   try {
-    refreshed = await signIn(plan, user, refresh.procedure, {
+    const refreshed = await signIn(plan, user, refresh.procedure, {
       credentials: refresh.credentials,
       variables: refresh.variables,
       previous: session.variables,
       options,
     });
-  } catch (error) {
-    if (!refresh.fallbackToSignIn || !(error instanceof MultiAuthError)) throw error;
-    refreshed = await signInUser(plan, user.name, { ...options, previous: undefined });
+    const merged = mergeRefreshed(session, refreshed, refresh.keep);
+    merged.origin = 'refreshed';
+    options.redactor.addLazily(() => sessionSecrets(merged));
+    if (user.validation) await checkSession(plan, user, completeSession(plan, merged), options);
+    return merged;
+  } catch (refusal) {
+    if (!(refusal instanceof MultiAuthError)) throw refusal;
+    return signInAfterRefusal(plan, user.name, refusal, options);
   }
-  const merged = mergeRefreshed(session, refreshed, refresh.keep);
-  merged.origin = 'refreshed';
-  options.redactor.addLazily(() => sessionSecrets(merged));
-  if (user.validation) await checkSession(plan, user, completeSession(plan, merged), options);
-  return merged;
 }
 
+/** The fresh sign-in that replaces a refused refresh; its failure says what the refresh met first. */
+async function signInAfterRefusal(plan: Plan, userName: string, refusal: MultiAuthError, options: AuthenticateOptions): Promise<SignInResult> {
+  try {
+    return await signInUser(plan, userName, { ...options, previous: undefined });
+  } catch (error) {
+    if (error instanceof MultiAuthError) error.details.push(`This sign-in replaced a refresh that failed first: ${refusalSummary(refusal)}.`);
+    throw error;
+  }
+}
+
+/** One line for a refused refresh: code, procedure, step and status, never a body (it may echo a token). */
+function refusalSummary(error: MultiAuthError): string {
+  const { procedure, step, status } = error.context ?? {};
+  const where = [procedure === undefined ? undefined : `procedure "${procedure}"`, step === undefined ? undefined : `step ${step + 1}`].filter(Boolean).join(', ');
+  return `${error.code}${status === undefined ? '' : ` (HTTP ${status})`}${where ? ` in ${where}` : ''}`;
+}
 
 /** Not async itself (its callers await it): one promise less per sign-in. */
 function signIn(

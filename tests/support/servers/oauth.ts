@@ -15,6 +15,8 @@ export interface OAuthServer {
   url: string;
   /** RFC 6749 token endpoint. */
   tokenEndpoint: string;
+  /** RFC 7009 token revocation (form `token`, `token_type_hint`, client authentication). */
+  revocationEndpoint: string;
   /**
    * `GET` with `Authorization: Bearer <access token>`: 200 `{ client_id, sub?, scope?, kind }`
    * (`sub` is the user of a password grant; absent for client credentials), else (unknown or
@@ -107,6 +109,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     scopes: SCOPES,
     features: {
       clientCredentials: { enabled: true },
+      revocation: { enabled: true },
       devInteractions: { enabled: options.authorizationCode === true },
     },
     findAccount: (_ctx: unknown, sub: string) => (sub in users ? { accountId: sub, claims: () => ({ sub }) } : undefined),
@@ -126,6 +129,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
   return {
     url,
     tokenEndpoint: `${url}/token`,
+    revocationEndpoint: `${url}/token/revocation`,
     whoamiUrl: `${url}/whoami`,
     clients,
     users,
