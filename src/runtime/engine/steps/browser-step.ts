@@ -38,6 +38,7 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
       scope: ctx.scope,
       where: ctx.where,
       redact: (text) => ctx.redactor.redact(text),
+      ...(ctx.observed ? { observed: ctx.observed } : {}),
     });
     return { observation: result.observation, variables: result.variables, cookies: result.storage.cookies, origins: result.storage.origins };
   } finally {

@@ -36,6 +36,7 @@ export async function runDigestOperation(op: PlanDigestOperation, ctx: StepConte
     send: (request) => sendRequest(request, { ...first, jar: ctx.jar, clientCertificates: ctx.clientCertificates, retry: ctx.retry }),
     where: { user: ctx.where.user, procedure: ctx.where.procedure, step: ctx.where.step },
   });
+  ctx.observed?.(observation);
   assertSuccessStatus(observation, ctx.redactor, { method: second.request.method, url: second.request.url });
   return { observation, digest: state };
 }

@@ -42,6 +42,8 @@ export interface BrowserStepInput {
   screenshotDir?: string;
   /** Receives `echo` lines (redacted). */
   log?: (line: string) => void;
+  /** Given the step's observation as it starts (it grows as the page works): a failed step still lists its requests. */
+  observed?: (observation: Observation) => void;
 }
 
 /** The variable an authorization step leaves its code in (`oauth_authz_code_browser`). */
@@ -73,6 +75,7 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     : undefined;
   const page = context.pages()[0] ?? (await context.newPage());
   const recorder = new ContextRecorder(context);
+  input.observed?.(recorder.observation);
   const windows = new WindowTracker(context, page);
   const run = new BrowserRun(context, page, vars, windows, recorder.observation, {
     timeoutMs: (op.waitForSeconds ?? DEFAULT_WAIT_SECONDS) * 1000,

@@ -1,0 +1,27 @@
+import type { ErrorAdditions } from '../../core/error-context.js';
+import { isMultiAuthError } from '../../core/errors.js';
+import type { Redactor } from '../../core/redactor.js';
+import { FORM_AGAIN_HINT, answeredWithForm, bodyLines, contentTypeOf } from '../http/excerpt.js';
+import { looksLikeHtml } from '../http/html-text.js';
+import type { Observation } from '../http/observation.js';
+
+/**
+ * What a failed step's error gains from the answer the step got: an HTML page's own words (its
+ * error message and visible text, which an extraction's error would only count in characters),
+ * and, when a form sign-in was answered with the form again, the recommended fix that says the
+ * credentials were probably refused rather than blaming the extraction. Browser steps quote their
+ * page themselves; a status error already shows its body.
+ *
+ * @example
+ * throw withContext(error, { context, ...explainFailedStep(error, observation, redactor) }, redactor);
+ */
+export function explainFailedStep(error: unknown, observation: Observation | undefined, redactor: Redactor): Pick<ErrorAdditions, 'details' | 'hint'> {
+  if (!observation || !isMultiAuthError(error)) return {};
+  const last = observation.responses.at(-1);
+  const showsBody = error.code === 'AUTH_HTTP_STATUS' || error.code === 'AUTH_PROTOCOL';
+  const html = last?.body && looksLikeHtml(last.body, contentTypeOf(last)) ? last.body : undefined;
+  return {
+    ...(html !== undefined && last && !showsBody && { details: bodyLines(html, redactor, 'the last response', contentTypeOf(last)) }),
+    ...(answeredWithForm(observation) && { hint: FORM_AGAIN_HINT }),
+  };
+}
