@@ -19,6 +19,7 @@ import { locatorCandidates } from './locators.js';
 import { ContextRecorder } from './observe.js';
 import { BrowserRun, type CommandInput } from './state.js';
 import { WindowTracker } from './windows.js';
+import { watchRefusal } from './refusal-watch.js';
 
 /** What a browser step produced: what extractions read, the variables it stored, the storage it left. */
 export interface BrowserStepResult {
@@ -292,7 +293,7 @@ async function runCommand(
       throw new StepFailure('window', 'the selected window has been closed');
     }
     if (run.frame.isDetached()) run.frame = run.page.mainFrame();
-    const decision = await spec.run(run, cmd);
+    const decision = await watchRefusal(run, waitsForPage(name, spec), spec.run(run, cmd));
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
   } catch (error) {
@@ -302,6 +303,15 @@ async function runCommand(
       { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
     );
   }
+}
+
+/**
+ * Whether a command waits for something of the page (an element, a text, a state): the kind of
+ * command that waits in vain for the signed-in page when the sign-in was refused.
+ */
+function waitsForPage(name: string, spec: BrowserCommandSpec): boolean {
+  const target = spec.args.target?.kind;
+  return target === 'locator' || /^(waitFor|assert|verify)/.test(name);
 }
 
 function expandArg(run: BrowserRun, spec: ArgSpec | undefined, text: string, where: TemplateWhere): string {
