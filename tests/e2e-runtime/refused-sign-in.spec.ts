@@ -77,6 +77,7 @@ test('a cookie the server deleted (Max-Age=0, expired in 1970) is no session: th
   expect(text).toContain('cookies deleted by the server: pmaAuth-1');
   expect(text).toContain('the page says: "Cannot log in to the server: access denied for user \'alice\'"');
   expect(text).not.toContain('deleted;');
+  expect(error.hint).toMatch(/^The server deleted a cookie in its answer .* the credentials were probably refused/);
 
   // The same answer without an extraction: the sign-in's jar does not keep the deleted cookie.
   const plain = await authenticate(

@@ -5,6 +5,11 @@ import { FORM_AGAIN_HINT, answeredWithForm, bodyLines, contentTypeOf } from '../
 import { looksLikeHtml } from '../http/html-text.js';
 import type { Observation } from '../http/observation.js';
 
+/** The recommended fix when the server deleted a cookie in its answer: how apps such as phpMyAdmin refuse a password. */
+export const DELETED_COOKIE_HINT =
+  'The server deleted a cookie in its answer (Max-Age=0 or an expiry in the past), as apps do when they refuse a ' +
+  'sign-in: the credentials were probably refused (check the user\'s username and password, and the message quoted above).';
+
 /**
  * What a failed step's error gains from the answer the step got: an HTML page's own words (its
  * error message and visible text, which an extraction's error would only count in characters),
@@ -22,6 +27,10 @@ export function explainFailedStep(error: unknown, observation: Observation | und
   const html = last?.body && looksLikeHtml(last.body, contentTypeOf(last)) ? last.body : undefined;
   return {
     ...(html !== undefined && last && !showsBody && { details: bodyLines(html, redactor, 'the last response', contentTypeOf(last)) }),
-    ...(answeredWithForm(observation) && { hint: FORM_AGAIN_HINT }),
+    ...(answeredWithForm(observation) ? { hint: FORM_AGAIN_HINT } : error.code === 'EXTRACTION_NOT_FOUND' && deletedCookie(observation) ? { hint: DELETED_COOKIE_HINT } : {}),
   };
+}
+
+function deletedCookie(observation: Observation, now = Date.now()): boolean {
+  return observation.cookies.some((cookie) => cookie.expires !== undefined && cookie.expires * 1000 <= now);
 }
