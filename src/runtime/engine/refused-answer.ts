@@ -1,7 +1,7 @@
 import type { ErrorAdditions } from '../../core/error-context.js';
 import { isMultiAuthError } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
-import { FORM_AGAIN_HINT, answeredWithForm, bodyLines, contentTypeOf } from '../http/excerpt.js';
+import { FORM_AGAIN_HINT, NO_TEXT, answeredWithForm, bodyLines, contentTypeOf } from '../http/excerpt.js';
 import { looksLikeHtml } from '../http/html-text.js';
 import type { Observation } from '../http/observation.js';
 
@@ -25,8 +25,11 @@ export function explainFailedStep(error: unknown, observation: Observation | und
   const last = observation.responses.at(-1);
   const showsBody = error.code === 'AUTH_HTTP_STATUS' || error.code === 'AUTH_PROTOCOL';
   const html = last?.body && looksLikeHtml(last.body, contentTypeOf(last)) ? last.body : undefined;
+  const lines = html !== undefined && last && !showsBody ? bodyLines(html, redactor, 'the last response', contentTypeOf(last)) : [];
+  // A page with nothing to read adds nothing to the extraction's "an HTML page (N characters)".
+  const readable = lines.length > 1 || (lines[0] !== undefined && !lines[0].endsWith(NO_TEXT));
   return {
-    ...(html !== undefined && last && !showsBody && { details: bodyLines(html, redactor, 'the last response', contentTypeOf(last)) }),
+    ...(readable && { details: lines }),
     ...(answeredWithForm(observation) ? { hint: FORM_AGAIN_HINT } : error.code === 'EXTRACTION_NOT_FOUND' && deletedCookie(observation) ? { hint: DELETED_COOKIE_HINT } : {}),
   };
 }

@@ -43,12 +43,16 @@ export function bodyLines(body: string, redactor: Redactor, label: string, conte
   if (!looksLikeHtml(body, contentType)) return [`${label}: ${bodyExcerpt(body, redactor)}`];
   const page = reading(body);
   const says = page.messages.map((message) => `"${bodyExcerpt(message, redactor, 300)}"`).join('; ');
-  const text = page.text ? ` reading: "${bodyExcerpt(page.text, redactor)}"` : ' with no visible text';
+  const text = page.text ? ` reading: "${bodyExcerpt(page.text, redactor)}"` : NO_TEXT;
   return [...(says ? [`the page says: ${bodyExcerpt(says, redactor, BODY_EXCERPT_CHARS)}`] : []), `${label}: an HTML page (${body.length} characters)${text}`];
 }
 
+/** How {@link bodyLines} ends the line of a page with nothing to read (a script-only page). */
+export const NO_TEXT = ' with no visible text';
+
 /**
- * Whether a step that sent a form (a POST) was answered with a sign-in form: its last response is
+ * Whether a step that sent a form (a POST of `application/x-www-form-urlencoded` or
+ * `multipart/form-data`, as a browser submits one) was answered with a sign-in form: its last response is
  * an HTML page with a password field, or with a form that posts where the step posted. A refused
  * password at Django, WordPress or Rails looks so, with a 200 or a 4xx.
  *
@@ -56,7 +60,7 @@ export function bodyLines(body: string, redactor: Redactor, label: string, conte
  * if (answeredWithForm(observation)) hint = FORM_AGAIN_HINT;
  */
 export function answeredWithForm(observation: Observation): boolean {
-  const posted = observation.requests.find((request) => request.method === 'POST');
+  const posted = observation.requests.find((request) => request.method === 'POST' && postsForm(request.headers));
   const last = observation.responses.at(-1);
   if (!posted || !last?.body || !looksLikeHtml(last.body, contentTypeOf(last))) return false;
   const page = reading(last.body);
@@ -84,6 +88,11 @@ export function showsPasswordForm(body: string): boolean {
  */
 export function contentTypeOf(response: ObservedResponse): string {
   return (response.headers.find(([name]: HeaderPair) => name.toLowerCase() === 'content-type')?.[1] ?? '').toLowerCase();
+}
+
+function postsForm(headers: HeaderPair[]): boolean {
+  const type = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
+  return type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
 }
 
 function pathOf(url: string, base: string): string | undefined {

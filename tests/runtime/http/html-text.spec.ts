@@ -59,9 +59,9 @@ test('a page\'s message is redacted before it is shown', () => {
   expect(lines[0]).toBe('the page says: "Wrong password ********"');
 });
 
-test('a POST answered with a password form, or with a form posting back to the same path, is a form answered again', () => {
-  const observe = (body: string, url = 'http://a.test/login'): Observation => ({
-    requests: [{ method: 'POST', url: 'http://a.test/login', headers: [] }],
+test('a form POST answered with a password form, or with a form posting back to the same path, is a form answered again', () => {
+  const observe = (body: string, url = 'http://a.test/login', form = true): Observation => ({
+    requests: [{ method: 'POST', url: 'http://a.test/login', headers: [['Content-Type', form ? 'application/x-www-form-urlencoded' : 'application/json']] }],
     responses: [{ url, status: 200, headers: [['Content-Type', 'text/html']], body }],
     cookies: [],
     urls: [],
@@ -72,4 +72,6 @@ test('a POST answered with a password form, or with a form posting back to the s
   expect(answeredWithForm(observe('<form action="/search"><input name="q"></form>'))).toBe(false);
   expect(answeredWithForm(observe('<form action=""><input name="q"></form>', 'http://a.test/home'))).toBe(false);
   expect(answeredWithForm(observe('{"ok":true}'))).toBe(false);
+  // A JSON API answered with a page is another story (a wrong URL, a proxy's page).
+  expect(answeredWithForm(observe('<form><input type="password"></form>', 'http://a.test/login', false))).toBe(false);
 });
