@@ -91,3 +91,13 @@ test('a cookie the server deleted (Max-Age=0, expired in 1970) is no session: th
   const session = await authenticate(planFromYaml(formUser(demo.url, '/refusing/pma-login', 'pmaAuth-1', 'alice-password')), 'alice', { redactor: new Redactor() });
   expect(session.cookies.find((c) => c.name === 'pmaAuth-1')?.value).toMatch(/^sid/);
 });
+
+test('a session check after a sign-in that ended on its form says the credentials were refused', async ({ demo }) => {
+  const yaml = formUser(demo.url, '/refusing/login', 'sessionid', 'wrong-pass-4411')
+    .replace(/extractions: \[.*\]\n    injections: \[.*\]/, 'extractions: []\n    injections: []')
+    .replace('procedure: form', `procedure: form\n    validation: { url: "${demo.url}/refusing/home", status: [200] }`);
+  const error = await failure(yaml);
+  expect(error.code).toBe('AUTH_VALIDATION');
+  expect(error.render()).toContain('the page says: "Please enter the correct username and password"');
+  expect(error.hint).toMatch(/^The server answered the sign-in with its form again: the credentials were probably refused/);
+});
