@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh machine with only Node and npm:
-# Debian packages (chromium, lighttpd, apache2, redis-server) when missing, then the npm packages.
+# Debian packages (chromium, lighttpd, apache2, redis-server, python3-django) when missing, then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,8 @@ command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(light
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# Django's admin: the real application whose refused logins the tests read (tests/support/servers/django.ts).
+[ -x /usr/bin/django-admin ] || need+=(python3-django)
 if [ ${#need[@]} -gt 0 ] && [ "${MULTIAUTH_SKIP_APT:-}" != 1 ]; then
   echo "Installing Debian packages: ${need[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -12,6 +12,8 @@ export interface ErrorAdditions {
   messageSuffix?: string;
   /** Lines appended to the details (already redacted, or redacted here when a redactor is given). */
   details?: string[];
+  /** A recommended fix that replaces the error's own, from a caller that knows more of what happened. */
+  hint?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export function withContext(error: unknown, added: ErrorAdditions, redactor?: Re
     ...(context !== undefined && { context }),
     ...(path !== undefined && { path }),
     ...(error.location !== undefined && { location: error.location }),
-    ...(error.hint !== undefined && { hint: redact(error.hint) }),
+    ...((added.hint ?? error.hint) !== undefined && { hint: redact((added.hint ?? error.hint) as string) }),
   });
   rebuilt.stack = error.stack;
   return rebuilt;

@@ -65,7 +65,38 @@ presets:
   try {
     const run = await runCliAsync(['login', 'alice', '-c', file, '-v']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^step 1 \(http\) of procedure "preset\[0\]:http": failed after \d+ ms\nthe server answered HTTP 401/);
+    expect(run.stderr).toMatch(/^step 1 \(http\) of procedure "preset\[0\]:http": failed after \d+ ms\n  POST \S+\/auth\/token -> 401\nthe server answered HTTP 401/);
+    expect(run.stderr).not.toContain('not-her-password');
+  } finally {
+    remove();
+  }
+});
+
+// Issue 24: a step that fails in its extraction made its request all the same; --verbose lists it.
+test('a step failing in its extraction still lists its request and status', async ({ demo }) => {
+  const { file, remove } = writeTempConfig(`
+procedures:
+  - name: post-only
+    operations:
+      - tech: http
+        parameters:
+          url: ${demo.url}/refusing/login
+          method: POST
+          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
+          body: "username={{username}}&password={{password}}"
+          follow_redirects: 0
+        extractions: [{ name: sessionid, location: cookie, key: sessionid }]
+    injections: [{ location: cookie, key: sessionid, variable: sessionid }]
+users:
+  - name: alice
+    credentials: { username: alice, password: not-her-password }
+    procedure: post-only
+`);
+  try {
+    const run = await runCliAsync(['login', 'alice', '-c', file, '--verbose']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^step 1 \\(http\\) of procedure "post-only": failed after \\d+ ms\\n  POST ${demo.url}/refusing/login -> 200\\n`));
+    expect(run.stderr).toContain('Please enter the correct username and password');
     expect(run.stderr).not.toContain('not-her-password');
   } finally {
     remove();

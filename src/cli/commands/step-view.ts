@@ -1,4 +1,4 @@
-import type { SignInEvent } from '../../runtime/index.js';
+import type { ExchangeView, SignInEvent } from '../../runtime/index.js';
 
 /**
  * One sign-in event as `multiauth login --verbose` prints it: a step with each request, its status
@@ -15,13 +15,13 @@ export function stepView(event: SignInEvent, mask: (text: string) => string): st
   switch (event.kind) {
     case 'step':
       lines.push(`step ${event.step + 1} (${event.stepKind}) of procedure "${event.procedure}": ${millis(event.ms)}`);
-      for (const exchange of event.exchanges) lines.push(`  ${exchange.method} ${exchange.url} -> ${exchange.status ?? 'no response'}`);
-      if (event.more) lines.push(`  ... and ${event.more} more request${event.more === 1 ? '' : 's'}`);
+      lines.push(...exchangeLines(event));
       if (event.extracted.length) lines.push(`  extracted: ${event.extracted.join(', ')}`);
       if (event.stored.length) lines.push(`  stored: ${event.stored.join(', ')}`);
       break;
     case 'step-failed':
       lines.push(`step ${event.step + 1} (${event.stepKind}) of procedure "${event.procedure}": failed after ${millis(event.ms)}`);
+      lines.push(...exchangeLines(event));
       break;
     case 'injected':
       lines.push(`injected: ${event.injections.map(({ location, key }) => `${location} ${key}`).join(', ')}`);
@@ -31,6 +31,13 @@ export function stepView(event: SignInEvent, mask: (text: string) => string): st
       break;
   }
   return mask(`${lines.join('\n')}\n`);
+}
+
+/** Each request of a step with its status, failed steps' included. */
+function exchangeLines(event: { exchanges: ExchangeView[]; more: number }): string[] {
+  const lines = event.exchanges.map((exchange) => `  ${exchange.method} ${exchange.url} -> ${exchange.status ?? 'no response'}`);
+  if (event.more) lines.push(`  ... and ${event.more} more request${event.more === 1 ? '' : 's'}`);
+  return lines;
 }
 
 function millis(ms: number): string {

@@ -7,7 +7,8 @@ import { planCertificates } from '../http/client-certificates.js';
 import { newCookieJar } from '../http/cookie-jar.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../http/limits.js';
 import type { RetryPolicy } from '../http/retry.js';
-import { bodyExcerpt, headerValues } from '../http/status-error.js';
+import { headerValues } from '../http/status-error.js';
+import { FORM_AGAIN_HINT, bodyLines, contentTypeOf, showsPasswordForm } from '../http/excerpt.js';
 import { bearerRefusal } from '../http/www-authenticate.js';
 import type { SignInEvent } from './sign-in-events.js';
 import { sendRequest } from '../http/transport.js';
@@ -70,10 +71,11 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
     context: { user: user.name, ...(user.procedure === undefined ? {} : { procedure: user.procedure }), method: check.method, url: redactedUrl(check.url), status },
     details: [
       ...(refusal ? [`the server says: ${options.redactor.redact(refusal.description)}`] : []),
-      `body: ${bodyExcerpt(body, options.redactor) || '(empty)'}`,
-      ...(options.signInBody === undefined ? [] : [`the sign-in's last response: ${bodyExcerpt(options.signInBody, options.redactor) || '(empty)'}`]),
+      ...bodyLines(body, options.redactor, 'body', response && contentTypeOf(response)),
+      ...(options.signInBody === undefined ? [] : bodyLines(options.signInBody, options.redactor, 'the sign-in\'s last response')),
     ],
-    hint: refusal?.hint ?? (status === 403
+    // A sign-in that ended on its own form was refused, whatever the check then got.
+    hint: refusal?.hint ?? (options.signInBody !== undefined && showsPasswordForm(options.signInBody) ? FORM_AGAIN_HINT : status === 403
       ? 'The server knows the session but refuses this user the check\'s URL: the user may lack a role or scope it needs, or the check asks for more than this user may see (pick a URL every user may read).'
       : 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.'),
   });

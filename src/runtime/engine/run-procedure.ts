@@ -16,6 +16,8 @@ import { initialScope } from '../template/variables.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
 import { exchangeViews, type SignInEvent } from './sign-in-events.js';
+import { explainFailedStep } from './refused-answer.js';
+import { emptyObservation, type Observation } from '../http/observation.js';
 
 /** What one run of a procedure needs besides the plan, the user and the procedure. */
 export interface ProcedureRun {
@@ -69,7 +71,12 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
     const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
-    const ctx: StepContext = { plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry };
+    /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
+    let observed: Observation | undefined;
+    const ctx: StepContext = {
+      plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
+      observed: (observation) => (observed = observation),
+    };
     const started = performance.now();
     const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
     try {
@@ -106,8 +113,9 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      run.onEvent?.({ kind: 'step-failed', ...view, ms: performance.now() - started });
-      throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) } }, run.redactor);
+      run.onEvent?.({ kind: 'step-failed', ...view, ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
+      const explained = op.tech === 'browser' ? {} : explainFailedStep(error, observed, run.redactor);
+      throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) }, ...explained }, run.redactor);
     }
   }
 

@@ -34,7 +34,16 @@ export type SignInEvent =
       /** Names of the variables the step stored itself (a browser step's `store*`). */
       stored: string[];
     }
-  | { kind: 'step-failed'; procedure: string; step: number; stepKind: string; ms: number }
+  | {
+      kind: 'step-failed';
+      procedure: string;
+      step: number;
+      stepKind: string;
+      /** The requests the step made before it failed (none when it failed before sending). */
+      exchanges: ExchangeView[];
+      more: number;
+      ms: number;
+    }
   | { kind: 'injected'; procedure: string; injections: Array<{ location: string; key: string }> }
   | { kind: 'check'; method: string; url: string; status: number; ms: number; ok: boolean };
 

@@ -104,6 +104,8 @@ export function toObservedCookie(cookie: Cookie, from?: URL): ObservedCookie {
   observed.secure = cookie.secure;
   const expiry = cookie.expiryTime();
   if (expiry !== undefined && Number.isFinite(expiry)) observed.expires = Math.floor(expiry / 1000);
+  // Max-Age=0 (or less) deletes the cookie: it expired at the epoch, not "never".
+  else if (expiry === -Infinity) observed.expires = 0;
   const sameSite = sameSiteOf(cookie.sameSite);
   if (sameSite) observed.sameSite = sameSite;
   return observed;

@@ -3,15 +3,15 @@ import type { Redactor } from '../../core/redactor.js';
 import type { Observation, ObservedResponse, RetrySummary } from './observation.js';
 import { describeRetries } from './retry.js';
 import { bearerRefusal } from './www-authenticate.js';
+import { bodyExcerpt, bodyLines, contentTypeOf } from './excerpt.js';
 
-/** How much of a failing response's body an error shows. */
-export const BODY_EXCERPT_CHARS = 500;
+export { BODY_EXCERPT_CHARS, bodyExcerpt } from './excerpt.js';
 
 /**
  * Fails a sign-in step whose final response has a status of 400 or more (DESIGN.md "Requests"):
  * `AUTH_HTTP_STATUS` naming the status (and, through `context`, the user, procedure, step, method
- * and URL), with the response body cut to {@link BODY_EXCERPT_CHARS} characters and passed
- * through the redactor (servers echo what they were sent, passwords included). `describe` says
+ * and URL), with the response body as {@link bodyLines} shows it (an HTML page's error message and
+ * readable text; anything else cut short), passed through the redactor (servers echo what they were sent, passwords included). `describe` says
  * what the body means in the protocol's terms (an OAuth `error` code), shown first when it knows.
  *
  * @example
@@ -41,7 +41,6 @@ export function httpStatusError(
   describe?: (body: string) => string | undefined,
   retry?: RetrySummary,
 ): MultiAuthError {
-  const excerpt = bodyExcerpt(response.body ?? '', redactor);
   const refusal = response.status === 401 || response.status === 403 ? bearerRefusal(headerValues(response, 'www-authenticate')) : undefined;
   const meaning = (response.body ? describe?.(response.body) : undefined) ?? refusal?.description;
   const retries = describeRetries(retry);
@@ -49,7 +48,7 @@ export function httpStatusError(
     context: { ...context, status: response.status },
     details: [
       ...(meaning ? [`the server says: ${bodyExcerpt(meaning, redactor)}`] : []),
-      excerpt ? `response body: ${excerpt}` : 'response body: (empty)',
+      ...bodyLines(response.body ?? '', redactor, 'response body', contentTypeOf(response)),
       ...retries.details,
     ],
     hint: refusal?.hint ?? hintFor(response.status),
@@ -64,18 +63,6 @@ export function httpStatusError(
  */
 export function headerValues(response: ObservedResponse, name: string): string[] {
   return response.headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
-}
-
-/**
- * A body for an error message: redacted FIRST (so a secret cut in half by the excerpt is still
- * masked), whitespace runs collapsed, then cut to `limit` characters.
- *
- * @example
- * bodyExcerpt('{"error":"bad password hunter2"}', redactor); // '{"error":"bad password ********"}'
- */
-export function bodyExcerpt(body: string, redactor: Redactor, limit = BODY_EXCERPT_CHARS): string {
-  const flat = redactor.redact(body).replace(/\s+/g, ' ').trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}… (${flat.length - limit} more characters)` : flat;
 }
 
 const REASONS: Record<number, string> = {

@@ -291,3 +291,22 @@ test.describe('browser storage', () => {
     expect(http.message).toBe('extraction "token" found nothing: no localStorage item "token": only a browser step leaves browser storage to read; this step sent HTTP requests');
   });
 });
+
+// Issue 24: phpMyAdmin answers a wrong password with `pmaAuth-1=deleted; Max-Age=0`.
+test('a cookie the server deleted is never a value, nor is its earlier value at the same domain and path', () => {
+  const observation: Observation = {
+    ...emptyObservation(),
+    cookies: [
+      { name: 'pmaAuth-1', value: 'first-value', domain: 'a.test', path: '/' },
+      { name: 'pmaAuth-1', value: 'other-path', domain: 'a.test', path: '/other' },
+      { name: 'pmaAuth-1', value: 'deleted', domain: 'a.test', path: '/', expires: 0 },
+      { name: 'gone', value: 'deleted', domain: 'a.test', path: '/', expires: 1 },
+    ],
+  };
+  const cookie = (key: string): PlanExtraction => ({ name: 'session', location: 'cookie', key, origin: [] });
+  expect(extract(observation, cookie('pmaAuth-1'), where)).toBe('other-path');
+  const error = thrown(() => extract(observation, cookie('gone'), where));
+  expect(error.message).toBe('extraction "session" found nothing: no cookie "gone": the server deleted it (Max-Age=0 or an expiry in the past), as servers do when they refuse a sign-in');
+  expect(error.details).toContain('seen: cookies deleted by the server: pmaAuth-1, gone');
+  expect(error.details.join('\n')).not.toContain('deleted,');
+});

@@ -34,3 +34,11 @@ test('a sign-in jar holds nothing until a response sets a cookie', async () => {
   expect(hasCookies(jar)).toBe(true);
   expect((await jarContents(jar)).map((c) => `${c.name}=${c.value}`)).toEqual(['sid=1']);
 });
+
+test('a cookie deleted with Max-Age=0 is observed as expired at the epoch, and the jar keeps nothing of it', async () => {
+  const jar = newCookieJar();
+  await storeSetCookies(jar, 'http://a.test/login', ['pmaAuth-1=s3ss10n; Path=/']);
+  const observed = await storeSetCookies(jar, 'http://a.test/login', ['pmaAuth-1=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; path=/; HttpOnly']);
+  expect(observed).toMatchObject([{ name: 'pmaAuth-1', value: 'deleted', expires: 0 }]);
+  expect(await jarContents(jar)).toEqual([]);
+});

@@ -39,6 +39,7 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
       where: ctx.where,
       redact: (text) => ctx.redactor.redact(text),
       ...(proxy ? { proxy } : {}),
+      ...(ctx.observed ? { observed: ctx.observed } : {}),
     });
     return { observation: result.observation, variables: result.variables, cookies: result.storage.cookies, origins: result.storage.origins };
   } finally {

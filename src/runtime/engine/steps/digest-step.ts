@@ -3,6 +3,7 @@ import { MultiAuthError } from '../../../core/errors.js';
 import { runDigestStep } from '../../protocols/digest/index.js';
 import { assertSuccessStatus } from '../../http/status-error.js';
 import { sendRequest } from '../../http/transport.js';
+import { emptyObservation } from '../../http/observation.js';
 import type { StepContext, StepResult } from './step.js';
 import { buildWireRequest } from './wire-request.js';
 
@@ -28,14 +29,25 @@ export async function runDigestOperation(op: PlanDigestOperation, ctx: StepConte
   const first = buildWireRequest(op.first, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
   const secondTemplate = { ...op.first, url: op.second.url ?? op.first.url, method: op.second.method ?? op.first.method };
   const second = buildWireRequest(secondTemplate, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
+  // Each exchange is told as it happens: a challenge refused still shows its requests.
+  const sofar = emptyObservation();
+  ctx.observed?.(sofar);
+  const send = async (request: Parameters<typeof sendRequest>[0]) => {
+    const observed = await sendRequest(request, { ...first, jar: ctx.jar, clientCertificates: ctx.clientCertificates, retry: ctx.retry });
+    sofar.requests.push(...observed.requests);
+    sofar.responses.push(...observed.responses);
+    sofar.urls.push(...observed.urls);
+    return observed;
+  };
   const { observation, state } = await runDigestStep({
     first: first.request,
     second: second.request,
     username,
     password,
-    send: (request) => sendRequest(request, { ...first, jar: ctx.jar, clientCertificates: ctx.clientCertificates, retry: ctx.retry }),
+    send,
     where: { user: ctx.where.user, procedure: ctx.where.procedure, step: ctx.where.step },
   });
+  ctx.observed?.(observation);
   assertSuccessStatus(observation, ctx.redactor, { method: second.request.method, url: second.request.url });
   return { observation, digest: state };
 }

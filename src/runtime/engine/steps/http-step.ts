@@ -43,6 +43,7 @@ async function sendOperation(op: PlanHttpOperation, ctx: StepContext): Promise<S
     clientCertificates: ctx.clientCertificates,
     retry: ctx.retry,
   });
+  ctx.observed?.(observation);
   const context = { method: wire.request.method, url: wire.request.url };
   const { dialect } = op;
   if (dialect) checkDialectResponse(dialect, observation, context);

@@ -27,6 +27,11 @@ export interface StepContext {
   clientCertificates?: readonly ClientCertificate[];
   /** How the sign-in's requests retry transient failures; default the process's policy. */
   retry?: RetryPolicy;
+  /**
+   * Told what the step observed as soon as it has it, before judging it: a step that then fails
+   * (a status, a protocol error) is still listed with its requests, and its answer explained.
+   */
+  observed?: (observation: Observation) => void;
 }
 
 /** What an operation produced: what it observed (for extractions) and state for the session. */

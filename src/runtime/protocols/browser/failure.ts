@@ -7,9 +7,10 @@ import { MASK } from '../../../core/redactor.js';
 import { redactUrlsIn } from '../../../core/urls.js';
 import { withoutEscapes } from '../../../core/terminal-text.js';
 import { BROWSER_BUDGET, MAX_LOOP_ITERATIONS } from './control-flow.js';
+import { oauthErrorIn, readPageMessages } from './page-messages.js';
 
 /** Why a command failed, so the error can say what to do. */
-export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'condition' | 'loop' | 'budget' | 'network';
+export type FailureKind = 'not-found' | 'assertion' | 'timeout' | 'invalid' | 'window' | 'script' | 'condition' | 'loop' | 'budget' | 'network' | 'refused' | 'oauth';
 
 /**
  * A command that could not do its job. Thrown by command handlers; {@link stepError} turns it
@@ -53,6 +54,13 @@ const HINTS: Readonly<Record<FailureKind, string>> = {
     `An operation may run ${BROWSER_BUDGET.rounds} commands and loop rounds and ${BROWSER_BUDGET.seconds}s in all ` +
     `(docs/browser.md, "Limits").`,
   network: 'Check that the site is reachable from this machine (the URL, options.proxy, VPN or DNS).',
+  refused:
+    'The server answered the sign-in with its form again: the credentials were probably refused (the page\'s ' +
+    'message is quoted above). Check the user\'s username and password, or its one-time code.',
+  oauth:
+    'The identity provider refused the authorization request (its reason is quoted above): a client that must send ' +
+    'PKCE (code_challenge={{pkce_challenge}}, code_challenge_method=S256), a redirect_uri or scope it does not ' +
+    'accept, or a user who may not use the client.',
 };
 
 /** What {@link stepError} needs to name the failing command. */
@@ -92,7 +100,7 @@ export async function stepError(
   const kind = failureKind(error);
   // URLs lose their query values too: a failure on an identity provider's callback shows the code.
   const clean = (text: string): string => redactUrlsIn(options.redact(maskSecrets(text, command.secrets)));
-  const cause = clean(causeText(error));
+  const cause = clean(causeText(error) + (kind === 'refused' || kind === 'oauth' ? '' : await whatThePageSays(options.page)));
   const screenshot = await saveScreenshot(options.page, command, options.where, options.screenshotDir);
   const shown = command.target.length > 80 ? `${command.target.slice(0, 80)}…` : command.target;
   const target = shown ? ` "${clean(shown)}"` : '';
@@ -109,6 +117,18 @@ export async function stepError(
     `test "${command.test}", command ${command.index} (${command.command}${target}): ${cause}; ${screenshot}`,
     { context, hint: HINTS[kind], cause: error },
   );
+}
+
+/**
+ * What the page the command failed on says of a refusal, as words to add to the cause: the OAuth
+ * error in its URL, else its visible error messages (a flash message after a wrong password).
+ */
+async function whatThePageSays(page: Page | undefined): Promise<string> {
+  if (!page || page.isClosed()) return '';
+  const oauth = oauthErrorIn(page.url());
+  if (oauth) return `; ${oauth}`;
+  const shown = await readPageMessages(page);
+  return shown?.messages.length ? `; the page says: ${shown.messages.map((m) => `"${m}"`).join('; ')}` : '';
 }
 
 function failureKind(error: unknown): FailureKind {

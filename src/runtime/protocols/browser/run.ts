@@ -21,6 +21,7 @@ import { locatorCandidates } from './locators.js';
 import { ContextRecorder } from './observe.js';
 import { BrowserRun, type CommandInput } from './state.js';
 import { WindowTracker } from './windows.js';
+import { watchRefusal } from './refusal-watch.js';
 
 /** What a browser step produced: what extractions read, the variables it stored, the storage it left. */
 export interface BrowserStepResult {
@@ -48,6 +49,8 @@ export interface BrowserStepInput {
   budget?: BrowserBudgetLimits;
   /** The context's proxy (the operation's, else the config's): requests made for the browser take it too. */
   proxy?: string;
+  /** Given the step's observation as it starts (it grows as the page works): a failed step still lists its requests. */
+  observed?: (observation: Observation) => void;
 }
 
 /** The variable an authorization step leaves its code in (`oauth_authz_code_browser`). */
@@ -81,6 +84,7 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     : undefined;
   const page = context.pages()[0] ?? (await context.newPage());
   const recorder = new ContextRecorder(context);
+  input.observed?.(recorder.observation);
   const windows = new WindowTracker(context, page);
   const run = new BrowserRun(context, page, vars, windows, recorder.observation, {
     timeoutMs: (op.waitForSeconds ?? DEFAULT_WAIT_SECONDS) * 1000,
@@ -345,7 +349,7 @@ async function runCommand(
       throw new StepFailure('window', 'the selected window has been closed');
     }
     if (run.frame.isDetached()) run.frame = run.page.mainFrame();
-    const decision = await spec.run(run, cmd);
+    const decision = await watchRefusal(run, waitsForPage(name, spec), spec.run(run, cmd));
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
   } catch (error) {
@@ -357,6 +361,15 @@ async function runCommand(
       { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
     );
   }
+}
+
+/**
+ * Whether a command waits for something of the page (an element, a text, a state): the kind of
+ * command that waits in vain for the signed-in page when the sign-in was refused.
+ */
+function waitsForPage(name: string, spec: BrowserCommandSpec): boolean {
+  const target = spec.args.target?.kind;
+  return target === 'locator' || /^(waitFor|assert|verify)/.test(name);
 }
 
 function expandArg(run: BrowserRun, spec: ArgSpec | undefined, text: string, where: TemplateWhere): string {
