@@ -1,4 +1,5 @@
 import type { Redactor } from '../core/redactor.js';
+import { urlPasswords } from '../core/urls.js';
 import type { NameValuesList, Plan, PlanCredentials, PlanOperation, RequestTemplate } from './plan.js';
 
 /**
@@ -29,8 +30,9 @@ const AUTH_SCHEME = /^(?:Basic|Bearer|Digest|Token|ApiKey)\s+(\S.*)$/i;
  * same for refresh credentials and variables; in procedures, secret-looking headers, cookies, query
  * parameters and body fields (those of requests parsed from curl commands too), what browser steps
  * type into password fields; and `plan.secrets` (what presets derived: client secrets, Basic client
- * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands) and
- * mTLS passphrases. Templates (`{{name}}`) are never secrets.
+ * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands),
+ * mTLS passphrases, and the password of every URL the plan holds (`http://user:password@proxy:3128`:
+ * proxies, request URLs, browser steps). Templates (`{{name}}`) are never secrets.
  *
  * @example
  * const redactor = new Redactor().add(...planSecrets(plan));
@@ -47,6 +49,7 @@ export function planSecrets(plan: Plan): string[] {
   for (const procedure of Object.values(plan.procedures)) {
     for (const operation of procedure.operations) found.push(...operationSecrets(operation));
   }
+  found.push(...urlPasswordsIn(plan));
   return [...new Set(found.filter((value) => value.trim() !== '' && !value.includes('{{')))];
 }
 
@@ -83,6 +86,26 @@ export function planIdentifiers(plan: Plan): string[] {
  */
 export function registerPlan(redactor: Redactor, plan: Plan, secrets: readonly string[] = planSecrets(plan)): Redactor {
   return redactor.add(...secrets).keep(...planIdentifiers(plan));
+}
+
+/**
+ * Every URL password in the plan's strings, wherever they are: a proxy (top-level or per
+ * operation), a request URL, a browser step's target, a curl command. One walk over the plain data
+ * rather than a list of places, so that a place added later is covered too.
+ */
+function urlPasswordsIn(plan: Plan): string[] {
+  const found: string[] = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [plan];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') found.push(...urlPasswords(value));
+    else if (value !== null && typeof value === 'object' && !seen.has(value)) {
+      seen.add(value);
+      stack.push(...(Array.isArray(value) ? value : Object.values(value)));
+    }
+  }
+  return found;
 }
 
 function credentialSecrets(credentials: PlanCredentials): string[] {
