@@ -67,6 +67,8 @@ function evaluate(expr: TemplateExpr, scope: EvaluationScope): Evaluated {
       const args = expr.args.map((arg) => evaluate(arg, scope));
       const text = callFunction(expr.name, args.map((arg) => arg.text));
       const secret = !UNDERIVED.has(expr.name) && args.some((arg, index) => arg.secret || expr.args[index]!.kind === 'string');
+      // A server may echo the credentials of `Basic <credentials>` alone.
+      if (secret && expr.name === 'basic') scope.derived?.(text.slice('Basic '.length));
       return derived({ text, secret }, scope);
     }
   }

@@ -112,6 +112,8 @@ test('every value derived from a secret goes to the sink; values from identifier
   const derived: string[] = [];
   const sink = { add: (...values: string[]) => derived.push(...values) };
   const scope = { username: 'alice', password: 'pw-123', totp_secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', token: 'tok-456' };
+  expandTemplate({ only: '{{ basic(username, password) }}' }, scope, where, sink);
+  expect(derived).toEqual([Buffer.from('alice:pw-123').toString('base64'), `Basic ${Buffer.from('alice:pw-123').toString('base64')}`]);
   const out = expandTemplate(
     {
       basic: '{{ basic(username, password) }}',
