@@ -1,5 +1,6 @@
 import { formatPath } from '../core/path.js';
-import type { Redactor } from '../core/redactor.js';
+import { MASK, type Redactor } from '../core/redactor.js';
+import { maskUrlPasswords } from '../core/urls.js';
 import { explainProcedure, pairs } from './explain-procedure.js';
 import type { Plan, PlanCredentials, PlanUser } from './plan.js';
 import { registerPlan } from './secrets.js';
@@ -8,7 +9,8 @@ import { registerPlan } from './secrets.js';
  * The whole Plan as readable text, for `multiauth validate --explain`: every user (credentials,
  * variables, how it signs in and refreshes), then every procedure (requests with method, URL,
  * headers and body; extractions; injections), with every secret masked. The secrets of the Plan
- * (`registerPlan`: its secrets masked, its names never) are registered in `redactor` first, and the text goes through it.
+ * (`registerPlan`: its secrets masked, its names never) are registered in `redactor` first, and the text goes through it;
+ * the password of every URL in it (a proxy's, a browser step's) is masked whatever its length.
  *
  * @example
  * const text = explainPlan(compile(config), new Redactor());
@@ -30,7 +32,7 @@ export function explainPlan(plan: Plan, redactor: Redactor): string {
   for (const m of plan.mtls) lines.push(`mTLS client certificate for ${m.origin}`);
   for (const user of plan.users) lines.push('', ...explainUser(user));
   for (const name of order) lines.push('', ...explainProcedure(plan.procedures[name]!, usage.get(name) ?? []));
-  return redactor.redact(`${lines.join('\n')}\n`);
+  return redactor.redact(maskUrlPasswords(`${lines.join('\n')}\n`, MASK));
 }
 
 /** Procedure name -> users that run it (to sign in or to refresh), in user order. */

@@ -9,6 +9,6 @@ export { markMissingEnv } from './missing-env.js';
 export { explainPlan } from './explain.js';
 export { planSecrets, planIdentifiers, registerPlan } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
-export { templateNames, TEMPLATE_PATTERN } from '../core/template-names.js';
+export { templateNames } from '../core/template-names.js';
 export type * from './plan.js';
 export { checkCurlUrl } from './curl/url.js';

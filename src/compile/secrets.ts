@@ -1,4 +1,6 @@
 import type { Redactor } from '../core/redactor.js';
+import { urlPasswords } from '../core/urls.js';
+import { isIdentifyingName } from '../core/identifying-names.js';
 import type { NameValuesList, Plan, PlanCredentials, PlanOperation, RequestTemplate } from './plan.js';
 
 /**
@@ -13,9 +15,6 @@ const PUBLIC_HEADERS = new Set([
   'referer', 'user-agent', 'x-amz-target', 'x-requested-with',
 ]);
 
-/** Names (variables, query parameters, headers) whose values identify rather than authenticate. */
-const PUBLIC_NAME = /^(?:user(?:name)?|login|e-?mail(?:_?address)?|name|tenant|org(?:anization)?|role|scope|scopes|region|locale|lang(?:uage)?|client_?id)$|-role$|-tenant$/i;
-
 /** Names whose values are secrets where most values are not (request bodies, procedure headers). */
 const SENSITIVE_NAME =
   /pass|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|session|credential|cookie|otp|hash|signature|authorization|^(?:auth|key|pin|code|sid)$/i;
@@ -27,10 +26,12 @@ const AUTH_SCHEME = /^(?:Basic|Bearer|Digest|Token|ApiKey)\s+(\S.*)$/i;
  * Every secret value a Plan holds: users' passwords, credential header, cookie and query values,
  * secret-looking body fields, variable values (except identifying ones such as `username`), the
  * same for refresh credentials and variables; in procedures, secret-looking headers, cookies, query
- * parameters and body fields (those of requests parsed from curl commands too), what browser steps
+ * parameters (those written inline in a URL too) and body fields (those of requests parsed from curl
+ * commands too), what browser steps
  * type into password fields; and `plan.secrets` (what presets derived: client secrets, Basic client
- * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands) and
- * mTLS passphrases. Templates (`{{name}}`) are never secrets.
+ * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands),
+ * mTLS passphrases, and the password of every URL the plan holds (`http://user:password@proxy:3128`:
+ * proxies, request URLs, browser steps). Templates (`{{name}}`) are never secrets.
  *
  * @example
  * const redactor = new Redactor().add(...planSecrets(plan));
@@ -47,6 +48,7 @@ export function planSecrets(plan: Plan): string[] {
   for (const procedure of Object.values(plan.procedures)) {
     for (const operation of procedure.operations) found.push(...operationSecrets(operation));
   }
+  found.push(...urlPasswordsIn(plan));
   return [...new Set(found.filter((value) => value.trim() !== '' && !value.includes('{{')))];
 }
 
@@ -85,12 +87,32 @@ export function registerPlan(redactor: Redactor, plan: Plan, secrets: readonly s
   return redactor.add(...secrets).keep(...planIdentifiers(plan));
 }
 
+/**
+ * Every URL password in the plan's strings, wherever they are: a proxy (top-level or per
+ * operation), a request URL, a browser step's target, a curl command. One walk over the plain data
+ * rather than a list of places, so that a place added later is covered too.
+ */
+function urlPasswordsIn(plan: Plan): string[] {
+  const found: string[] = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [plan];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') found.push(...urlPasswords(value));
+    else if (value !== null && typeof value === 'object' && !seen.has(value)) {
+      seen.add(value);
+      stack.push(...(Array.isArray(value) ? value : Object.values(value)));
+    }
+  }
+  return found;
+}
+
 function credentialSecrets(credentials: PlanCredentials): string[] {
   return [
     ...(credentials.password === undefined ? [] : [credentials.password]),
-    ...values(credentials.headers, (name) => !PUBLIC_HEADERS.has(name.toLowerCase()) && !PUBLIC_NAME.test(name)),
+    ...values(credentials.headers, (name) => !PUBLIC_HEADERS.has(name.toLowerCase()) && !isIdentifyingName(name)),
     ...values(credentials.cookies, () => true),
-    ...values(credentials.query, (name) => !PUBLIC_NAME.test(name)),
+    ...values(credentials.query, (name) => !isIdentifyingName(name)),
     ...bodySecrets(credentials.body),
     // Storage items are what single-page apps keep their tokens in: every value is secret.
     ...(credentials.storage ? [...credentials.storage.localStorage, ...credentials.storage.sessionStorage].map((item) => item.value) : []),
@@ -98,7 +120,7 @@ function credentialSecrets(credentials: PlanCredentials): string[] {
 }
 
 function variableSecrets(variables: Record<string, string>): string[] {
-  return Object.entries(variables).filter(([name]) => !PUBLIC_NAME.test(name)).map(([, value]) => value);
+  return Object.entries(variables).filter(([name]) => !isIdentifyingName(name)).map(([, value]) => value);
 }
 
 function requestSecrets(request: RequestTemplate): string[] {
@@ -106,8 +128,36 @@ function requestSecrets(request: RequestTemplate): string[] {
     ...values(request.headers, (name) => SENSITIVE_NAME.test(name)),
     ...values(request.cookies, () => true),
     ...values(request.query, (name) => SENSITIVE_NAME.test(name)),
+    ...urlQuerySecrets(request.url),
     ...bodySecrets(request.body),
   ];
+}
+
+/**
+ * Secret-looking query values written inline in a request URL (`/token?client_secret=…`), as
+ * written and decoded: the same rule as the request's `query` list. Read by hand, as the URL may
+ * still hold templates that `new URL` would refuse.
+ */
+function urlQuerySecrets(url: string): string[] {
+  const start = url.indexOf('?');
+  if (start === -1) return [];
+  const end = url.indexOf('#', start);
+  const found: string[] = [];
+  for (const pair of url.slice(start + 1, end === -1 ? undefined : end).split('&').slice(0, 1000)) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || !SENSITIVE_NAME.test(formDecoded(pair.slice(0, eq)))) continue;
+    const value = pair.slice(eq + 1);
+    found.push(value, formDecoded(value));
+  }
+  return found;
+}
+
+function formDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 function operationSecrets(operation: PlanOperation): string[] {

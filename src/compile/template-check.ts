@@ -1,12 +1,11 @@
 import type { ConfigIssue } from '../core/errors.js';
 import type { ConfigPath } from '../core/path.js';
-import { parsedTemplate, TemplateSyntaxError, TEMPLATE_FUNCTIONS } from '../core/template-expr.js';
-import { TEMPLATE_PATTERN } from '../core/template-names.js';
+import { parsedTemplate, scanTemplate, TemplateSyntaxError, TEMPLATE_FUNCTIONS, unclosedMessage } from '../core/template-expr.js';
 import type { PlanProcedure } from './plan.js';
 
 /**
- * Every `{{ }}` that a sign-in expands (requests, digest requests, browser commands) parses, and
- * calls known functions with the right number of arguments: one located error per string, before
+ * Every `{{ }}` that a sign-in expands (requests, digest requests, browser commands) is closed,
+ * parses, and calls known functions with the right number of arguments: one located error per string, before
  * anything is sent (the runtime parses with the same parser). Credentials and variables are values,
  * never templates, and are not looked at. Walked without recursion: configs are untrusted input.
  *
@@ -53,9 +52,10 @@ function walk(root: unknown, origin: ConfigPath, exact: boolean, label?: string)
 }
 
 function stringIssue(text: string, path: ConfigPath, field: string | undefined): ConfigIssue | undefined {
-  for (const match of text.matchAll(TEMPLATE_PATTERN)) {
+  const { blocks, unclosed } = scanTemplate(text);
+  for (const block of blocks) {
     try {
-      parsedTemplate(match[1]!);
+      parsedTemplate(block.source);
     } catch (error) {
       if (!(error instanceof TemplateSyntaxError)) throw error;
       return {
@@ -66,5 +66,11 @@ function stringIssue(text: string, path: ConfigPath, field: string | undefined):
       };
     }
   }
-  return undefined;
+  if (unclosed === undefined) return undefined;
+  return {
+    severity: 'error',
+    path,
+    message: `invalid template {{ }}${field ? ` in ${field}` : ''}: ${unclosedMessage(unclosed)}`,
+    hint: 'Close the expression with }}. Anything from {{ on is a template: there is no literal {{ in a procedure\'s strings.',
+  };
 }

@@ -20,6 +20,13 @@ export const CONFIG_LIMITS = Object.freeze({
 });
 
 /**
+ * Bounds on what `{{ }}` templates make at run time (`TEMPLATE_LIMITS.resultChars`), listed here
+ * with the config's own; defined beside the template language in core, which the runtime loads
+ * without the config loader.
+ */
+export { TEMPLATE_LIMITS } from '../core/template-expr.js';
+
+/**
  * Reads a config file: a regular file (not a device, FIFO or directory) of at most
  * `CONFIG_LIMITS.fileBytes`, checked before a byte is read.
  *

@@ -1,13 +1,10 @@
-import { expressionVariables, parsedTemplate, TEMPLATE_BLOCK_PATTERN } from './template-expr.js';
+import { expressionVariables, parsedTemplate, scanTemplate } from './template-expr.js';
 
 /**
  * The `{{ }}` template syntax, for compile-time checks and for compilers that write templates.
- * Runtime expansion lives in `runtime/template/template.ts` and uses the same pattern and parser
+ * Runtime expansion lives in `runtime/template/template.ts` and uses the same scanner and parser
  * (`template-expr.ts`).
  */
-
-/** `{{ expression }}`: group 1 is the expression (a variable name, or see `template-expr.ts`). */
-export const TEMPLATE_PATTERN = TEMPLATE_BLOCK_PATTERN;
 
 /** Selenium IDE's `${name}`, which browser commands also expand (DESIGN.md "Browser procedures"). */
 export const SELENIUM_VARIABLE_PATTERN = /\$\{\s*([A-Za-z_][\w.-]*)\s*\}/g;
@@ -46,7 +43,7 @@ export function templateNames(value: unknown, options: { selenium?: boolean } = 
   const names = new Set<string>();
   const visit = (item: unknown): void => {
     if (typeof item === 'string') {
-      if (item.includes('{{')) for (const match of item.matchAll(TEMPLATE_PATTERN)) for (const name of blockVariables(match[1] as string)) names.add(name);
+      if (item.includes('{{')) for (const block of scanTemplate(item).blocks) for (const name of blockVariables(block.source)) names.add(name);
       if (options.selenium) for (const match of item.matchAll(SELENIUM_VARIABLE_PATTERN)) names.add(match[1] as string);
     } else if (Array.isArray(item)) {
       item.forEach(visit);

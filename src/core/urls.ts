@@ -45,3 +45,56 @@ export function redactUrlsIn(text: string): string {
     return redactedUrl(url.slice(0, url.length - trail.length)) + trail;
   });
 }
+
+/**
+ * The user-info of a URL that carries a password (`://user:password@`), from the `://` on, so that
+ * matching stays linear: no scheme is scanned, and neither part can hold `/`, `@` or a blank.
+ */
+const URL_USER_INFO = /:\/\/([^\s/?#@:'"<>`]*):([^\s/?#@'"<>`]*)@/g;
+
+/** A password that is a template (`{{password}}`) names a value; it is no value itself. */
+const TEMPLATE_ONLY = /^\{\{[^{}]*\}\}$/;
+
+/**
+ * The passwords that URLs in `text` carry in their user-info (`http://user:password@proxy:3128`),
+ * as written and percent-decoded, and each `user:password` pair decoded (the form that HTTP Basic
+ * and `Proxy-Authorization` encode): for registering as secrets. Templates are left out.
+ *
+ * @example
+ * urlPasswords('proxy http://bob:p%40ss@proxy.test:3128'); // ['p%40ss', 'p@ss', 'bob:p@ss']
+ */
+export function urlPasswords(text: string): string[] {
+  const found: string[] = [];
+  if (!text.includes('://')) return found;
+  for (const m of text.matchAll(URL_USER_INFO)) {
+    const [, user = '', password = ''] = m;
+    if (password === '' || TEMPLATE_ONLY.test(password)) continue;
+    const decoded = decodedOrAsIs(password);
+    found.push(password, decoded, `${decodedOrAsIs(user)}:${decoded}`);
+  }
+  return found;
+}
+
+/**
+ * `text` with the password of every URL's user-info replaced by `mask` (the user name stays: it
+ * says which account, as `username` does elsewhere). For texts that print URLs as the config wrote
+ * them, such as proxies in `validate --explain`: a password of any length is masked, even one too
+ * short for the run's redactor.
+ *
+ * @example
+ * maskUrlPasswords('proxy http://bob:pw@proxy.test:3128', '********'); // 'proxy http://bob:********@proxy.test:3128'
+ */
+export function maskUrlPasswords(text: string, mask: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(URL_USER_INFO, (match: string, user: string, password: string) =>
+    password === '' || TEMPLATE_ONLY.test(password) ? match : `://${user}:${mask}@`,
+  );
+}
+
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -124,6 +124,16 @@ test.describe('validate', () => {
     expect(run.stdout).not.toContain('viewer-secret-pw');
   });
 
+  test('--explain masks proxy passwords, top-level and per operation', () => {
+    const config = `proxy: http://corp:cli-proxy-pw@127.0.0.1:3128\n${VALID.replace('method: POST,', 'method: POST, proxy: "http://op:cli-op-pw@127.0.0.1:3129",')}`;
+    const dir = writeFiles({ 'multiauth.yaml': config });
+    const run = runCli(['validate', '--explain'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('proxy of every sign-in request: http://corp:********@127.0.0.1:3128');
+    expect(run.stdout).toContain('proxy http://op:********@127.0.0.1:3129');
+    expect(run.stdout + run.stderr).not.toMatch(/cli-proxy-pw|cli-op-pw/);
+  });
+
   test('a missing file, a missing default config, bad YAML and an unset ${VAR}: exit 2, no stack trace', () => {
     const dir = writeFiles({
       'bad/multiauth.yaml': 'users: [\n',

@@ -29,3 +29,27 @@ test('explainPlan registers the plan secrets in the redactor it is given', () =>
   explainPlan(plan, redactor);
   for (const secret of planSecrets(plan)) expect(redactor.redact(`x ${secret} y`)).toBe(`x ${MASK} y`);
 });
+
+test('proxy passwords are masked, top-level and per operation, whatever their length', () => {
+  const plan = compileYaml(`
+proxy: http://corp:top-proxy-pw@proxy.test:3128
+procedures:
+  - name: login
+    operations:
+      - tech: http
+        parameters: { url: "http://127.0.0.1:9/login", method: POST, proxy: "http://op:op%2Fproxy%40pw@proxy.test:8080" }
+      - tech: browser
+        parameters:
+          options: { proxy: "http://br:pw@proxy.test:3129" }
+          project: { tests: [{ id: t1, name: t, commands: [{ id: c1, command: open, target: "https://site:page-pw@app.test/" }] }] }
+    injections: []
+users:
+  - { name: admin, procedure: login, credentials: { username: alice, password: "{{x}}" } }
+`);
+  const text = explainPlan(plan, new Redactor());
+  for (const secret of ['top-proxy-pw', 'op%2Fproxy%40pw', 'op/proxy@pw', ':pw@', 'page-pw']) expect(text, secret).not.toContain(secret);
+  expect(text).toContain(`proxy of every sign-in request: http://corp:${MASK}@proxy.test:3128`);
+  expect(text).toContain(`proxy http://op:${MASK}@proxy.test:8080`);
+  expect(text).toContain(`proxy http://br:${MASK}@proxy.test:3129`);
+  expect(planSecrets(plan)).toEqual(expect.arrayContaining(['top-proxy-pw', 'op/proxy@pw', 'op:op/proxy@pw', 'page-pw']));
+});

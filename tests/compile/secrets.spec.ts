@@ -121,3 +121,21 @@ users:
   expect(redactor.redact('user "alice", procedure "login", unknown variable {{token}}')).toBe('user "alice", procedure "login", unknown variable {{token}}');
   expect(planIdentifiers(plan)).toEqual(expect.arrayContaining(['alice', 'login', 'token', 'pin', 'username', 'password']));
 });
+
+test('secret-looking query values written inline in a request URL are secrets, as written and decoded; others and templates are not', () => {
+  const secrets = planSecrets(
+    compileYaml(`
+procedures:
+  - name: login
+    operations:
+      - tech: http
+        parameters: { url: "https://app.test/token?client_secret=in%2Fline-1&api_key=inline-2&tenant=acme&code={{code}}#x", method: POST }
+    injections: []
+users:
+  - { name: admin, procedure: login }
+`),
+  );
+  expect(secrets).toEqual(expect.arrayContaining(['in%2Fline-1', 'in/line-1', 'inline-2']));
+  expect(secrets).not.toContain('acme');
+  expect(secrets.some((secret) => secret.includes('{{'))).toBe(false);
+});

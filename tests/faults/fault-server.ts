@@ -48,6 +48,9 @@ const FAULTS: Record<string, Fault> = {
     void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body><form><input type="hidden" name="csrf" value="${tokenFor(userOf(body))}"></form></body></html>`),
   '/no-token': (_req, res, body) => sendJson(res, 200, { refresh_token: tokenFor(userOf(body)), token_type: 'Bearer' }),
   '/loop': (_req, res) => void res.writeHead(302, { location: '/loop' }).end(),
+  // Sends the sign-in on, body and all, to the port in `?to=`: another origin.
+  '/307-away': (req, res) =>
+    void res.writeHead(307, { location: `http://127.0.0.1:${new URL(req.url ?? '/', 'http://x').searchParams.get('to')}/token` }).end(),
   '/digest-sha512': (_req, res) =>
     void res.writeHead(401, { 'www-authenticate': 'Digest realm="faults", nonce="n0nce", algorithm=SHA-512-256, qop="auth"' }).end(),
 };

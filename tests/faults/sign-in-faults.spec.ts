@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { closeDispatchers } from '../../src/runtime/http/dispatcher.js';
-import { selfSignedCertificate, sendJson, startHttpsServer, type RunningServer } from '../support/servers/node-http.js';
+import { selfSignedCertificate, sendJson, startHttpServer, startHttpsServer, type RunningServer } from '../support/servers/node-http.js';
 import { freePort } from '../support/ports.js';
 import { rawGrant, startFaultServer, startRawServer, tokenFor, type FaultServer } from './fault-server.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/runtime/http/retry.js';
@@ -197,6 +197,26 @@ test('a redirect loop past follow_redirects: AUTH_REDIRECT after exactly that ma
   expect(faults.hits.get('/loop')).toBe(4);
   expectClearFailure(failure, 'alice');
   expectGolden('redirect-loop', failure.text);
+});
+
+test('a 307 to another origin: AUTH_REDIRECT before the body (the password) goes there', async () => {
+  const elsewhere: string[] = [];
+  const other = await startHttpServer((req, res) => {
+    elsewhere.push(`${req.method} ${req.url}`);
+    sendJson(res, 200, { access_token: 'stolen' });
+  });
+  try {
+    const port = new URL(other.url).port;
+    const failure = await signInFailure(faultPlan([{ name: 'alice', url: `${faults.url}/307-away?to=${port}` }]), 'alice');
+    expect(failure.error.code).toBe('AUTH_REDIRECT');
+    expect(failure.error.message).toBe(`refused a redirect that would send the request body to another origin (${other.url})`);
+    expect(faults.hits.get('/307-away')).toBe(1);
+    expect(elsewhere).toEqual([]);
+    expectClearFailure(failure, 'alice');
+    expectGolden('redirect-body-away', failure.text);
+  } finally {
+    await other.close();
+  }
 });
 
 test('a digest challenge with an unknown algorithm: DIGEST_UNSUPPORTED naming it', async () => {

@@ -1,7 +1,5 @@
-import { TEMPLATE_PATTERN } from '../../core/template-names.js';
+import { holdsTemplateBlock, scanTemplate } from '../../core/template-expr.js';
 import { curlParseError } from './errors.js';
-
-const ONE_TEMPLATE = new RegExp(TEMPLATE_PATTERN.source);
 
 /**
  * Whether `text` holds a `{{ name }}` template (filled in at run time, after parsing).
@@ -11,7 +9,7 @@ const ONE_TEMPLATE = new RegExp(TEMPLATE_PATTERN.source);
  * hasTemplate('a={b}');             // false
  */
 export function hasTemplate(text: string): boolean {
-  return ONE_TEMPLATE.test(text);
+  return holdsTemplateBlock(text);
 }
 
 /**
@@ -42,9 +40,9 @@ export function curlUrlencode(text: string): string {
 export function urlencodeKeepingTemplates(text: string): string {
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(TEMPLATE_PATTERN)) {
-    out += curlUrlencode(text.slice(last, match.index)) + match[0];
-    last = match.index + match[0].length;
+  for (const block of scanTemplate(text).blocks) {
+    out += curlUrlencode(text.slice(last, block.start)) + text.slice(block.start, block.end);
+    last = block.end;
   }
   return out + curlUrlencode(text.slice(last));
 }

@@ -81,6 +81,27 @@ export function refusedRedirect(status: number, location: string | undefined, re
   return undefined;
 }
 
+/**
+ * Why a redirect must not be followed because it would carry the request's body to another origin,
+ * or undefined when it may. A sign-in body holds credentials (a client secret, a password, an
+ * authorization code, a PKCE verifier); the headers that carry credentials stay behind on a
+ * cross-origin redirect (see {@link redirectedRequest}), but a 307 or 308 (and a 301 or 302 of a
+ * method other than POST) keeps the body, so it would reach a server the config never named. No
+ * standard says to turn such a redirect into a body-less GET, so it is refused instead.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.4.8
+ * @example
+ * const request = { method: 'POST', url: 'https://app.test/token', headers: [], body: 'client_secret=s' };
+ * refusedBodyRedirect(request, { ...request, url: 'https://evil.test/token' });
+ * // 'a redirect that would send the request body to another origin (https://evil.test)'
+ */
+export function refusedBodyRedirect(request: ResolvedRequest, next: ResolvedRequest): string | undefined {
+  if (next.body === undefined) return undefined;
+  const target = new URL(next.url).origin;
+  if (new URL(request.url).origin === target) return undefined;
+  return `a redirect that would send the request body to another origin (${target})`;
+}
+
 function isLinkLocal(host: string): boolean {
   if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
   return /^fe[89ab][0-9a-f]?:/i.test(host) || /^::ffff:169\.254\./i.test(host) || /^::ffff:a9fe:/i.test(host);

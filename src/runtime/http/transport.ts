@@ -6,7 +6,7 @@ import { hasCookies, jarCookieHeader, storeSetCookies } from './cookie-jar.js';
 import { dispatcherFor } from './dispatcher.js';
 import { networkError } from './network-error.js';
 import { readBodyText } from './read-body.js';
-import { redirectedRequest, refusedRedirect } from './redirect.js';
+import { redirectedRequest, refusedBodyRedirect, refusedRedirect } from './redirect.js';
 import { requestTarget } from './request-target.js';
 import { processRetryPolicy, withRetries, type AttemptProgress } from './retry.js';
 import type { ResolvedRequest, SendOptions } from './types.js';
@@ -65,6 +65,14 @@ async function sendOnce(req: ResolvedRequest, opts: SendOptions, deadline: numbe
       }
       const next = redirectedRequest(current, response.status, location);
       if (!next || opts.followRedirects === 0) return observation;
+      const bodyRefusal = refusedBodyRedirect(current, next);
+      if (bodyRefusal) {
+        throw new MultiAuthError('AUTH_REDIRECT', `refused ${bodyRefusal}`, {
+          context: { method: current.method, url: redactedUrl(current.url), status: response.status },
+          details: [`redirect to: ${redactedUrl(next.url)}`],
+          hint: `A ${response.status} keeps the method and body, and this body carries the sign-in's credentials. Point the operation's \`url\` at the address that answers (${redactedUrl(next.url)}) if that server is meant to receive them, or set follow_redirects: 0 to stop at this response.`,
+        });
+      }
       if (hops >= opts.followRedirects) {
         throw new MultiAuthError('AUTH_REDIRECT', `more than ${opts.followRedirects} redirect${opts.followRedirects === 1 ? '' : 's'}`, {
           context: { method: req.method, url: redactedUrl(req.url), status: response.status },

@@ -1,13 +1,20 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { MultiAuthError } from '../../core/errors.js';
-import { callsFunction, parsedTemplate, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
-import { TEMPLATE_PATTERN } from '../../core/template-names.js';
+import { callsFunction, parsedTemplate, scanTemplate, TEMPLATE_LIMITS, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
+import { isIdentifyingName } from '../../core/identifying-names.js';
 
 /** What an expression is evaluated against; `unknown` builds the error for a missing variable. */
 export interface EvaluationScope {
   lookup(name: string): string | undefined;
   unknown(name: string): Error;
+  /**
+   * Told every value derived from a secret: the result of a function or of `a + b` with a secret
+   * input (a variable whose name does not merely identify, such as `password`, or a quoted string
+   * given to a function). The run registers them with its Redactor, so that `basic(username,
+   * password)`, `base64(…)` and a TOTP code are masked when a server echoes them.
+   */
+  derived?(value: string): void;
 }
 
 /** A TOTP code is not used in the last seconds of its period: it could expire on the way. */
@@ -15,41 +22,80 @@ export const TOTP_FRESH_SECONDS = 3;
 
 const ALGORITHMS = new Set(['SHA1', 'SHA256', 'SHA512']);
 
+/** Functions whose result does not come from their inputs (they take none). */
+const UNDERIVED = new Set(['uuid', 'now']);
+
 /**
- * Evaluates a parsed expression to text. Numbers are their decimal text; `+` joins texts.
+ * Evaluates a parsed expression to text. Numbers are their decimal text; `+` joins texts. Every
+ * function's result and every `+` is at most `TEMPLATE_LIMITS.resultChars` long, checked before it
+ * is built; each that derives from a secret is told to `scope.derived`.
  *
  * @throws MultiAuthError `TEMPLATE_FUNCTION_FAILED` when a function refuses its arguments (a TOTP
- *   secret that is not base32); the message names the function, never the values.
+ *   secret that is not base32) or its result would pass the limit; the message names the
+ *   function, never the values.
  * @example
  * evaluateTemplate(parsedTemplate('basic(username, password)'), scope); // 'Basic YWxpY2U6cHc='
  */
 export function evaluateTemplate(expr: TemplateExpr, scope: EvaluationScope): string {
+  return evaluate(expr, scope).text;
+}
+
+/** A value and whether it derives from a secret. */
+interface Evaluated {
+  text: string;
+  secret: boolean;
+}
+
+function evaluate(expr: TemplateExpr, scope: EvaluationScope): Evaluated {
   switch (expr.kind) {
     case 'var': {
       const value = scope.lookup(expr.name);
       if (value === undefined) throw scope.unknown(expr.name);
-      return value;
+      // The value itself is registered where it comes from (the plan, an extraction).
+      return { text: value, secret: !isIdentifyingName(expr.name) };
     }
     case 'string':
-      return expr.value;
+      return { text: expr.value, secret: false };
     case 'number':
-      return String(expr.value);
-    case 'concat':
-      return expr.parts.map((part) => evaluateTemplate(part, scope)).join('');
-    case 'call':
-      return callFunction(expr.name, expr.args.map((arg) => evaluateTemplate(arg, scope)));
+      return { text: String(expr.value), secret: false };
+    case 'concat': {
+      const parts = expr.parts.map((part) => evaluate(part, scope));
+      checkSize('a + b', parts.reduce((sum, part) => sum + part.text.length, 0));
+      return derived({ text: parts.map((part) => part.text).join(''), secret: parts.some((part) => part.secret) }, scope);
+    }
+    case 'call': {
+      const args = expr.args.map((arg) => evaluate(arg, scope));
+      const text = callFunction(expr.name, args.map((arg) => arg.text));
+      const secret = !UNDERIVED.has(expr.name) && args.some((arg, index) => arg.secret || expr.args[index]!.kind === 'string');
+      // A server may echo the credentials of `Basic <credentials>` alone.
+      if (secret && expr.name === 'basic') scope.derived?.(text.slice('Basic '.length));
+      return derived({ text, secret }, scope);
+    }
   }
+}
+
+function derived(value: Evaluated, scope: EvaluationScope): Evaluated {
+  if (value.secret) scope.derived?.(value.text);
+  return value;
 }
 
 function callFunction(name: string, args: string[]): string {
   switch (name) {
     case 'base64':
+      checkSize('base64()', 4 * Math.ceil(Buffer.byteLength(args[0]!, 'utf8') / 3));
       return Buffer.from(args[0]!, 'utf8').toString('base64');
     case 'base64url':
+      checkSize('base64url()', Math.ceil((4 * Buffer.byteLength(args[0]!, 'utf8')) / 3));
       return Buffer.from(args[0]!, 'utf8').toString('base64url');
-    case 'urlencode':
-      return encodeURIComponent(args[0]!);
+    case 'urlencode': {
+      // At least as long as its input, at most nine times (a 3-byte character becomes %XX%XX%XX).
+      checkSize('urlencode()', args[0]!.length);
+      const encoded = encodeURIComponent(args[0]!);
+      checkSize('urlencode()', encoded.length);
+      return encoded;
+    }
     case 'basic':
+      checkSize('basic()', 6 + 4 * Math.ceil((Buffer.byteLength(args[0]!, 'utf8') + 1 + Buffer.byteLength(args[1]!, 'utf8')) / 3));
       return `Basic ${Buffer.from(`${args[0]}:${args[1]}`, 'utf8').toString('base64')}`;
     case 'totp':
       return totpCode(args);
@@ -61,6 +107,16 @@ function callFunction(name: string, args: string[]): string {
       // The parser refuses unknown names; this is for a table that grew without an implementation.
       throw functionFailed(name, 'it has no implementation');
   }
+}
+
+/** Refuses a result of `length` characters past the limit, before it is built. */
+function checkSize(what: string, length: number): void {
+  const limit = TEMPLATE_LIMITS.resultChars;
+  if (length <= limit) return;
+  const mib = (chars: number): string => `${(chars / 1024 / 1024).toFixed(1)} MiB`;
+  throw new MultiAuthError('TEMPLATE_FUNCTION_FAILED', `${what}: its result would be ${mib(length)} of text, more than the ${mib(limit)} a template value may be`, {
+    hint: `A value given to ${what} is much larger than expected (a server's answer?): check what the template reads, and nest fewer functions.`,
+  });
 }
 
 interface TotpSettings {
@@ -116,10 +172,10 @@ export function totpWaitMs(value: unknown, scope: EvaluationScope, now = Date.no
   let wait = 0;
   const texts = stringsWith(value, 'totp(');
   for (const text of texts) {
-    for (const match of text.matchAll(TEMPLATE_PATTERN)) {
+    for (const block of scanTemplate(text).blocks) {
       let expr: TemplateExpr;
       try {
-        expr = parsedTemplate(match[1]!);
+        expr = parsedTemplate(block.source);
       } catch {
         continue;
       }

@@ -1,8 +1,7 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
-import { TEMPLATE_PATTERN } from '../../core/template-names.js';
-import { parsedTemplate, TemplateSyntaxError } from '../../core/template-expr.js';
-import { evaluateTemplate, totpWaitMs } from './functions.js';
+import { parsedTemplate, scanTemplate, TEMPLATE_LIMITS, TemplateSyntaxError, unclosedMessage } from '../../core/template-expr.js';
+import { evaluateTemplate, totpWaitMs, type EvaluationScope } from './functions.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPlainObject } from '../../core/json-path.js';
 
@@ -23,6 +22,11 @@ export interface TemplateWhere {
   path?: ConfigPath;
 }
 
+/** Where the values that templates derive from secrets go: the run's Redactor. */
+export interface SecretSink {
+  add(...values: string[]): unknown;
+}
+
 /**
  * Expands every `{{ name }}` in the strings inside `value` (objects and arrays are walked; object
  * keys, numbers, booleans and null are kept as they are). The substitution is done string by
@@ -30,15 +34,29 @@ export interface TemplateWhere {
  * cannot change the shape of a body. `value` is not modified: what holds a template is copied, and
  * what holds none is shared with the result (it is often most of a request).
  *
+ * Every value an expression derives from a secret (`basic(username, password)`, `base64(…)`, a
+ * TOTP code, `'Bearer ' + token`) goes to `secrets`, the run's Redactor, before it is used: a
+ * server that echoes it finds it masked. The text all templates of `value` expand to is at most
+ * `TEMPLATE_LIMITS.resultChars`.
+ *
  * @throws MultiAuthError `TEMPLATE_UNKNOWN_VARIABLE` when a name is not in `scope`: the error names
  *   the variable, the user, procedure, step and config path, and lists the names that are defined
- *   (names only, never values).
+ *   (names only, never values); `TEMPLATE_INVALID` for a `{{` that does not parse or is not closed;
+ *   `TEMPLATE_FUNCTION_FAILED` for a function that refuses its arguments or a result past the limit.
  * @example
- * expandTemplate({ body: { user: '{{ username }}' } }, { username: 'alice' }, { user: 'alice' });
+ * expandTemplate({ body: { user: '{{ username }}' } }, { username: 'alice' }, { user: 'alice' }, redactor);
  * // { body: { user: 'alice' } }
  */
-export function expandTemplate<T>(value: T, scope: TemplateScope, where: TemplateWhere): T {
-  return walk(value, scope, where, []) as T;
+export function expandTemplate<T>(value: T, scope: TemplateScope, where: TemplateWhere, secrets?: SecretSink): T {
+  return walk(value, { scope, where, secrets, chars: 0 }, []) as T;
+}
+
+/** One expansion: what it reads, where it is, where derived secrets go, and the text made so far. */
+interface Expansion {
+  scope: TemplateScope;
+  where: TemplateWhere;
+  secrets: SecretSink | undefined;
+  chars: number;
 }
 
 const templatedValues = new WeakMap<object, boolean>();
@@ -66,13 +84,13 @@ function containsTemplate(value: unknown): boolean {
  * `path` is one stack below `where.path`, pushed and popped on the way down: it is copied only
  * into an error. A container is copied when the first of its items changes.
  */
-function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: Array<string | number>): unknown {
-  if (typeof value === 'string') return value.includes('{{') ? expandString(value, scope, where, path) : value;
+function walk(value: unknown, expansion: Expansion, path: Array<string | number>): unknown {
+  if (typeof value === 'string') return value.includes('{{') ? expandString(value, expansion, path) : value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       path.push(index);
-      const expanded = walk(value[index], scope, where, path);
+      const expanded = walk(value[index], expansion, path);
       path.pop();
       if (expanded !== value[index]) (out ??= value.slice())[index] = expanded;
     }
@@ -82,7 +100,7 @@ function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: 
     let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
       path.push(key);
-      const expanded = walk(value[key], scope, where, path);
+      const expanded = walk(value[key], expansion, path);
       path.pop();
       if (expanded !== value[key]) (out ??= { ...value })[key] = expanded;
     }
@@ -91,22 +109,42 @@ function walk(value: unknown, scope: TemplateScope, where: TemplateWhere, path: 
   return value;
 }
 
-function expandString(text: string, scope: TemplateScope, where: TemplateWhere, path: ConfigPath): string {
+function expandString(text: string, expansion: Expansion, path: ConfigPath): string {
+  const { scope, where, secrets } = expansion;
   const at = (): ConfigPath => [...(where.path ?? []), ...path];
-  const evaluation = {
+  const located = (error: MultiAuthError): MultiAuthError =>
+    new MultiAuthError(error.code, error.message, { path: at(), context: { user: where.user, procedure: where.procedure, step: where.step }, hint: error.hint });
+  const { blocks, unclosed } = scanTemplate(text);
+  if (unclosed !== undefined) throw invalidTemplate(new TemplateSyntaxError(unclosedMessage(unclosed)), where, at());
+  if (blocks.length === 0) return text;
+  const evaluation: EvaluationScope = {
     lookup: (name: string) => (Object.hasOwn(scope, name) ? scope[name] : undefined),
     unknown: (name: string) => unknownVariable(name, scope, where, at()),
+    ...(secrets && { derived: (value: string) => void secrets.add(value) }),
   };
-  return text.replace(TEMPLATE_PATTERN, (_match, source: string) => {
+  let out = '';
+  let last = 0;
+  for (const block of blocks) {
+    let value: string;
     try {
-      return evaluateTemplate(parsedTemplate(source), evaluation);
+      value = evaluateTemplate(parsedTemplate(block.source), evaluation);
     } catch (error) {
       if (error instanceof TemplateSyntaxError) throw invalidTemplate(error, where, at());
-      if (error instanceof MultiAuthError && error.code === 'TEMPLATE_FUNCTION_FAILED') {
-        throw new MultiAuthError(error.code, error.message, { path: at(), context: { user: where.user, procedure: where.procedure, step: where.step }, hint: error.hint });
-      }
+      if (error instanceof MultiAuthError && error.code === 'TEMPLATE_FUNCTION_FAILED') throw located(error);
       throw error;
     }
+    expansion.chars += block.start - last + value.length;
+    if (expansion.chars > TEMPLATE_LIMITS.resultChars) throw located(tooMuchText());
+    out += text.slice(last, block.start) + value;
+    last = block.end;
+  }
+  return out + text.slice(last);
+}
+
+function tooMuchText(): MultiAuthError {
+  const mib = (TEMPLATE_LIMITS.resultChars / 1024 / 1024).toFixed(1);
+  return new MultiAuthError('TEMPLATE_FUNCTION_FAILED', `the templates of this step expand to more than the ${mib} MiB of text a step may send`, {
+    hint: 'A variable holds far more text than expected (a server\'s answer?): check what the templates read, and how often they repeat it.',
   });
 }
 

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { redirectedRequest } from '../../../src/runtime/http/redirect.js';
+import { redirectedRequest, refusedBodyRedirect } from '../../../src/runtime/http/redirect.js';
 import type { ResolvedRequest } from '../../../src/runtime/http/types.js';
 
 const post: ResolvedRequest = {
@@ -39,4 +39,18 @@ test('no Location, a non-redirect status or a custom scheme end the chain', () =
   expect(redirectedRequest(post, 300, '/x')).toBeUndefined();
   expect(redirectedRequest(post, 304, '/x')).toBeUndefined();
   expect(redirectedRequest(post, 302, 'myapp://callback?code=1')).toBeUndefined();
+});
+
+test('a redirect that keeps a body is refused across origins only', () => {
+  const form: ResolvedRequest = { method: 'POST', url: 'http://127.0.0.1:1000/token', headers: [], body: 'client_secret=s' };
+  for (const status of [307, 308]) {
+    const next = redirectedRequest(form, status, 'http://127.0.0.1:2000/token');
+    expect(next && refusedBodyRedirect(form, next)).toBe('a redirect that would send the request body to another origin (http://127.0.0.1:2000)');
+    const same = redirectedRequest(form, status, '/v2/token');
+    expect(same && refusedBodyRedirect(form, same)).toBeUndefined();
+  }
+  const put = redirectedRequest({ ...form, method: 'PUT' }, 302, 'https://127.0.0.1:1000/token');
+  expect(put && refusedBodyRedirect({ ...form, method: 'PUT' }, put)).toContain('(https://127.0.0.1:1000)');
+  const dropped = redirectedRequest(form, 302, 'http://127.0.0.1:2000/done');
+  expect(dropped && refusedBodyRedirect(form, dropped)).toBeUndefined();
 });

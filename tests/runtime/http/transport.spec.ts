@@ -150,6 +150,35 @@ test('Authorization goes along same-origin redirects and is dropped cross-origin
   }
 });
 
+for (const status of [307, 308]) {
+  test(`a ${status} to another origin is refused before the body goes there; the same origin gets it`, async () => {
+    const received: string[] = [];
+    const other = await startHttpServer(async (req, res) => {
+      received.push(`${req.method} ${req.url} ${await readBody(req)}`);
+      sendJson(res, 200, { access_token: 'stolen' });
+    });
+    try {
+      const body = 'grant_type=authorization_code&code=CODE123&code_verifier=VERIFIER456&client_secret=SECRET789';
+      const request = { method: 'POST', url: `${server.url}/redirect/${status}?to=${encodeURIComponent(`${other.url}/token`)}`, headers: [['Content-Type', 'application/x-www-form-urlencoded']] as Array<[string, string]>, body };
+      const error = await sendRequest(request, options()).catch((e) => e);
+      expect(error).toBeInstanceOf(MultiAuthError);
+      expect(error.code).toBe('AUTH_REDIRECT');
+      expect(error.message).toBe(`refused a redirect that would send the request body to another origin (${other.url})`);
+      expect(error.context.status).toBe(status);
+      expect(error.hint).toContain('follow_redirects: 0');
+      expect(JSON.stringify({ message: error.message, details: error.details, hint: error.hint, context: error.context })).not.toMatch(/CODE123|VERIFIER456|SECRET789/);
+      expect(received).toEqual([]);
+      expect(hits).toHaveLength(1);
+
+      hits.length = 0;
+      await sendRequest({ ...request, url: `${server.url}/redirect/${status}?to=/echo` }, options());
+      expect(hits.map((h) => h.body)).toEqual([body, body]);
+    } finally {
+      await other.close();
+    }
+  });
+}
+
 test('a request slower than the timeout fails with AUTH_TIMEOUT', async () => {
   const started = Date.now();
   const error = await sendRequest({ method: 'GET', url: `${server.url}/slow`, headers: [] }, options({ timeoutMs: 300 })).catch((e) => e);

@@ -5,12 +5,32 @@ import { evaluateTemplate, signInValues, totpCode, totpWaitMs } from '../../../s
 import { expandTemplate } from '../../../src/runtime/template/template.js';
 import { MultiAuthError } from '../../../src/core/errors.js';
 import { createHash } from 'node:crypto';
+import { thrown } from '../../support/errors.js';
 
 const scopeOf = (values: Record<string, string>) => ({
   lookup: (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined),
   unknown: (name: string) => new Error(`unknown ${name}`),
 });
 const evaluate = (source: string, values: Record<string, string> = {}) => evaluateTemplate(parsedTemplate(source), scopeOf(values));
+
+test('results are bounded: base64() nested 16 deep over a 4 MiB value fails at once, naming the function', () => {
+  const value = 'v'.repeat(4 * 1024 * 1024);
+  const source = `${'base64('.repeat(16)}v${')'.repeat(16)}`;
+  const before = process.memoryUsage().rss;
+  const error = thrown(() => expandTemplate({ body: `{{ ${source} }}` }, { v: value }, { user: 'alice', procedure: 'login', step: 2, path: ['procedures', 0, 'operations', 2, 'parameters'] }));
+  expect(error.code).toBe('TEMPLATE_FUNCTION_FAILED');
+  expect(error.message).toBe('base64(): its result would be 9.5 MiB of text, more than the 8.0 MiB a template value may be');
+  expect(error.path).toEqual(['procedures', 0, 'operations', 2, 'parameters', 'body']);
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'login', step: 2 });
+  // 1.36 GB before the bound.
+  expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  for (const [expression, name] of [['urlencode(v + v + v)', 'a + b'], ['basic(w, w)', 'basic()'], ['base64url(w + "x")', 'base64url()'], ['urlencode(w)', 'urlencode()']] as const) {
+    const oversized = thrown(() => evaluate(expression, { v: 'v'.repeat(3 * 1024 * 1024), w: 'é'.repeat(4 * 1024 * 1024) }));
+    expect(oversized.code, expression).toBe('TEMPLATE_FUNCTION_FAILED');
+    expect(oversized.message, expression).toMatch(new RegExp(`^${name.replace(/[()+]/g, '\\$&')}: its result would be`));
+  }
+  expect(evaluate('base64(v)', { v: 'v'.repeat(6 * 1024 * 1024) })).toHaveLength(8 * 1024 * 1024);
+});
 
 test('the functions', () => {
   expect(evaluate('basic(u, p)', { u: 'alice', p: 'pä:ss' })).toBe(`Basic ${Buffer.from('alice:pä:ss').toString('base64')}`);

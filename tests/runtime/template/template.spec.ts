@@ -99,3 +99,55 @@ test('holdsTemplate says whether any string inside holds {{, once per object', (
   expect(holdsTemplate({ url: 'https://a.test/', body: { a: ['x', { b: '{{y}}' }] } })).toBe(true);
   expect(holdsTemplate([1, null, true])).toBe(false);
 });
+
+test('an unclosed {{ is TEMPLATE_INVALID at its place, never sent as text', () => {
+  const error = thrown(() => expandTemplate({ body: { otp: '{{ a }} and {{ a' } }, { a: 's3cret-a' }, where));
+  expect(error.code).toBe('TEMPLATE_INVALID');
+  expect(error.message).toBe('invalid template: a {{ at character 13 is not closed by }}');
+  expect(error.path).toEqual(['procedures', 0, 'operations', 1, 'parameters', 'body', 'otp']);
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'login', step: 1 });
+});
+
+test('every value derived from a secret goes to the sink; values from identifiers and literals alone do not', () => {
+  const derived: string[] = [];
+  const sink = { add: (...values: string[]) => derived.push(...values) };
+  const scope = { username: 'alice', password: 'pw-123', totp_secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', token: 'tok-456' };
+  expandTemplate({ only: '{{ basic(username, password) }}' }, scope, where, sink);
+  expect(derived).toEqual([Buffer.from('alice:pw-123').toString('base64'), `Basic ${Buffer.from('alice:pw-123').toString('base64')}`]);
+  const out = expandTemplate(
+    {
+      basic: '{{ basic(username, password) }}',
+      nested: 'x {{ base64(base64(username + ":" + password)) }}',
+      bearer: '{{ "Bearer " + token }}',
+      otp: '{{ totp(totp_secret) }}',
+      literal: '{{ base64("client:inline-secret") }}',
+      public: '{{ base64(username) }} {{ uuid() }} {{ "a" + "b" }} {{ password }}',
+    },
+    scope,
+    where,
+    sink,
+  );
+  const pair = Buffer.from('alice:pw-123').toString('base64');
+  expect(derived).toEqual(expect.arrayContaining([
+    `Basic ${pair}`,
+    'alice:pw-123',
+    pair,
+    Buffer.from(pair).toString('base64'),
+    'Bearer tok-456',
+    out.otp,
+    Buffer.from('client:inline-secret').toString('base64'),
+  ]));
+  expect(out.otp).toMatch(/^\d{6}$/);
+  expect(derived).not.toContain(Buffer.from('alice').toString('base64'));
+  expect(derived).not.toContain('ab');
+  expect(derived.some((value) => /^[0-9a-f-]{36}$/.test(value))).toBe(false);
+});
+
+test('a step whose templates expand past the limit fails naming the step, never building it all', () => {
+  const big = 'x'.repeat(5 * 1024 * 1024);
+  const error = thrown(() => expandTemplate({ a: '{{ v }}', b: '{{ v }}' }, { v: big }, where));
+  expect(error.code).toBe('TEMPLATE_FUNCTION_FAILED');
+  expect(error.message).toBe('the templates of this step expand to more than the 8.0 MiB of text a step may send');
+  expect(error.path).toEqual(['procedures', 0, 'operations', 1, 'parameters', 'b']);
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'login', step: 1 });
+});

@@ -31,7 +31,7 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
   const proxy = op.proxy ?? ctx.plan.proxy;
   const context = await handle.newContext(proxy ? { proxy: { server: proxy } } : {});
   try {
-    await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where));
+    await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where, ctx.redactor));
     const result = await runBrowserStep({
       op,
       context,
@@ -40,6 +40,7 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
       redact: (text) => ctx.redactor.redact(text),
       ...(proxy ? { proxy } : {}),
       ...(ctx.observed ? { observed: ctx.observed } : {}),
+      secrets: ctx.redactor,
     });
     return { observation: result.observation, variables: result.variables, cookies: result.storage.cookies, origins: result.storage.origins };
   } finally {

@@ -26,9 +26,9 @@ export async function runDigestOperation(op: PlanDigestOperation, ctx: StepConte
       hint: 'Give the user credentials: { username, password } (or variables named username and password).',
     });
   }
-  const first = buildWireRequest(op.first, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
+  const first = buildWireRequest(op.first, ctx.scope, ctx.credentials, where, ctx.plan.proxy, ctx.redactor);
   const secondTemplate = { ...op.first, url: op.second.url ?? op.first.url, method: op.second.method ?? op.first.method };
-  const second = buildWireRequest(secondTemplate, ctx.scope, ctx.credentials, where, ctx.plan.proxy);
+  const second = buildWireRequest(secondTemplate, ctx.scope, ctx.credentials, where, ctx.plan.proxy, ctx.redactor);
   // Each exchange is told as it happens: a challenge refused still shows its requests.
   const sofar = emptyObservation();
   ctx.observed?.(sofar);

@@ -3,7 +3,7 @@ import type { HeaderPair } from '../../http/observation.js';
 import { encodeCookieHeader, appendQuery, mergeCredentials } from '../../session/merge.js';
 import { basicAuthorization } from '../../../core/basic-auth.js';
 import { isPlainObject } from '../../../core/json-path.js';
-import { expandTemplate, holdsTemplate, type TemplateScope, type TemplateWhere } from '../../template/template.js';
+import { expandTemplate, holdsTemplate, type SecretSink, type TemplateScope, type TemplateWhere } from '../../template/template.js';
 import type { ResolvedRequest } from '../../http/types.js';
 import { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from '../../http/limits.js';
 
@@ -23,7 +23,8 @@ export interface WireRequest {
  * one `Cookie` header (after any `Cookie` header written by hand), the body as text. A string body
  * is sent as is; a JSON value is sent as JSON (with `Content-Type: application/json` unless one is
  * set), or form-encoded when the `Content-Type` is `application/x-www-form-urlencoded`.
- * `defaultProxy` is the config's top-level `proxy`.
+ * `defaultProxy` is the config's top-level `proxy`; `secrets` (the run's Redactor) is given every
+ * value the templates derive from a secret.
  *
  * @example
  * const wire = buildWireRequest(op.request, { username: 'alice', password: 'pw' }, user.credentials,
@@ -36,8 +37,9 @@ export function buildWireRequest(
   credentials: PlanCredentials,
   where: TemplateWhere,
   defaultProxy?: string,
+  secrets?: SecretSink,
 ): WireRequest {
-  const expanded = mergeCredentials(holdsTemplate(template) ? expandTemplate(template, scope, where) : template, credentials);
+  const expanded = mergeCredentials(holdsTemplate(template) ? expandTemplate(template, scope, where, secrets) : template, credentials);
   const headers: HeaderPair[] = [];
   for (const { name, values } of expanded.headers) for (const value of values) headers.push([name, value]);
   // curl's `-u '{{user}}:{{password}}'` can only be encoded once the variables are known.

@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../../../core/errors.js';
-import { expandTemplate, type TemplateScope, type TemplateWhere } from '../../template/template.js';
+import { expandTemplate, type SecretSink, type TemplateScope, type TemplateWhere } from '../../template/template.js';
 import { seleniumKey, type SeleniumKey } from './keys.js';
 
 /**
@@ -11,8 +11,14 @@ export class BrowserVariables {
   private readonly values = new Map<string, unknown>();
   private readonly setHere = new Set<string>();
 
-  /** @param scope the variables the procedure sees before the step (secrets: never printed). */
-  constructor(scope: TemplateScope) {
+  /**
+   * @param scope the variables the procedure sees before the step (secrets: never printed).
+   * @param secrets where values that templates derive from secrets go (the run's Redactor).
+   */
+  constructor(
+    scope: TemplateScope,
+    readonly secrets?: SecretSink,
+  ) {
     for (const [name, value] of Object.entries(scope)) this.values.set(name, value);
   }
 
@@ -86,7 +92,7 @@ function tokenize(text: string): Token[] {
 export function expandText(text: string, vars: BrowserVariables, where: TemplateWhere): string {
   return tokenize(text.trim())
     .map((token) => {
-      if ('literal' in token) return expandTemplate(token.literal, vars.scope(), where);
+      if ('literal' in token) return expandTemplate(token.literal, vars.scope(), where, vars.secrets);
       if (vars.has(token.name)) return variableText(vars.get(token.name));
       if (token.name === 'nbsp') return '\u00a0';
       throw unknownVariable(token.name, where);
@@ -109,7 +115,7 @@ export type KeyPiece = { kind: 'text'; text: string } | SeleniumKey;
 export function expandKeys(text: string, vars: BrowserVariables, where: TemplateWhere): KeyPiece[] {
   const pieces: KeyPiece[] = [];
   for (const token of tokenize(text.trim())) {
-    if ('literal' in token) pieces.push({ kind: 'text', text: expandTemplate(token.literal, vars.scope(), where) });
+    if ('literal' in token) pieces.push({ kind: 'text', text: expandTemplate(token.literal, vars.scope(), where, vars.secrets) });
     else if (vars.has(token.name)) pieces.push({ kind: 'text', text: variableText(vars.get(token.name)) });
     else {
       const key = seleniumKey(token.name);
@@ -140,7 +146,7 @@ export function expandScript(text: string, vars: BrowserVariables, where: Templa
   const slots = new Map<string, number>();
   const source = tokenize(text.trim())
     .map((token) => {
-      if ('literal' in token) return expandTemplate(token.literal, vars.scope(), where);
+      if ('literal' in token) return expandTemplate(token.literal, vars.scope(), where, vars.secrets);
       if (!vars.has(token.name)) return token.raw;
       let slot = slots.get(token.name);
       if (slot === undefined) {

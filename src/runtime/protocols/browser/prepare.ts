@@ -2,7 +2,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { NameValuesList, PlanBrowserOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import { BrowserVariables, expandText } from './expand.js';
-import type { TemplateScope, TemplateWhere } from '../../template/template.js';
+import type { SecretSink, TemplateScope, TemplateWhere } from '../../template/template.js';
 
 /** The user's static credentials a browser step sends (already template-expanded, values raw). */
 export interface BrowserContextCredentials {
@@ -53,8 +53,8 @@ export async function prepareContext(
  * @example
  * browserStartUrl(op, { base: 'https://app.test' }, { user: 'alice' }); // 'https://app.test/login'
  */
-export function browserStartUrl(op: PlanBrowserOperation, scope: TemplateScope, where: TemplateWhere): string | undefined {
-  const vars = new BrowserVariables(scope);
+export function browserStartUrl(op: PlanBrowserOperation, scope: TemplateScope, where: TemplateWhere, secrets?: SecretSink): string | undefined {
+  const vars = new BrowserVariables(scope, secrets);
   if (op.project.url) return expandText(op.project.url, vars, { ...where, path: [...op.origin, 'project', 'url'] });
   for (const [t, test] of op.project.tests.entries()) {
     for (const [c, command] of test.commands.entries()) {

@@ -10,7 +10,7 @@ import { MultiAuthError, isMultiAuthError } from '../../../core/errors.js';
 import type { ConfigPath } from '../../../core/path.js';
 import type { Observation, ObservedCookie } from '../../http/observation.js';
 import type { OriginStorage } from '../../session/session.js';
-import type { TemplateScope, TemplateWhere } from '../../template/template.js';
+import type { SecretSink, TemplateScope, TemplateWhere } from '../../template/template.js';
 import type { ArgSpec } from './args.js';
 import { BROWSER_COMMANDS, isDisabledCommand, type BrowserCommandSpec } from './commands.js';
 import { BrowserBudget, type BrowserBudgetLimits } from './budget.js';
@@ -41,6 +41,8 @@ export interface BrowserStepInput {
   where: { user: string; procedure?: string; step?: number };
   /** Masks every known secret in text about to be shown. */
   redact: (text: string) => string;
+  /** Where values that templates derive from secrets go (the run's Redactor): a TOTP code, `basic(…)`. */
+  secrets?: SecretSink;
   /** Where failure screenshots go; default `test-results/multiauth/` (else the OS temp dir). */
   screenshotDir?: string;
   /** Receives `echo` lines (redacted). */
@@ -78,7 +80,7 @@ export const DEFAULT_WAIT_SECONDS = 10;
  */
 export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserStepResult> {
   const { op, context } = input;
-  const vars = new BrowserVariables(input.scope);
+  const vars = new BrowserVariables(input.scope, input.secrets);
   const projectUrl = op.project.url
     ? expandText(op.project.url, vars, { ...input.where, path: [...op.origin, 'project', 'url'] })
     : undefined;
