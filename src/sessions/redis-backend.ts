@@ -4,12 +4,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { MultiAuthError } from '../core/errors.js';
 import { redactedUrl } from '../core/urls.js';
 import type { SignInResult } from '../runtime/index.js';
+import { encodeCheckMark, isCheckedMark } from './check-mark.js';
 import { decodeFailure, encodeFailure } from './failure-memory.js';
 import type { Sealer } from './seal.js';
 import { sessionBody, sessionFilePath, sessionFromBody } from './session-file.js';
 import type { SessionBackend } from './store-backend.js';
 
-/** A Redis call that takes longer than this fails: a store that stops answering must not hang a run. */
+/** A Redis call (connecting included) that takes longer than this fails: a store that stops answering must not hang a run. */
 const COMMAND_TIMEOUT_MS = 3_000;
 /** A sign-in lock lives this long unless its holder renews it (every third of it): a killed holder's lock goes. */
 const LOCK_TTL_MS = 15_000;
@@ -26,6 +27,7 @@ const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
 interface RedisClient {
   connect(): Promise<unknown>;
   get(key: string): Promise<string | null>;
+  mGet(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
   del(key: string): Promise<number>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
@@ -68,7 +70,12 @@ export interface RedisBackendOptions {
  */
 export class RedisBackend implements SessionBackend {
   private client?: Promise<RedisClient>;
+  /** The client as soon as it exists, connected or not: closing never waits for its handshake. */
+  private made?: RedisClient;
+  private closed = false;
   private failed = false;
+  /** Slot -> the creation time of the newest session this process read or wrote there. */
+  private readonly newest = new Map<string, number>();
   private readonly prefix: string;
   /** Slot -> the fallback's slot for the same user and key. */
   private readonly fallbackSlots = new Map<string, string>();
@@ -97,8 +104,15 @@ export class RedisBackend implements SessionBackend {
   read(slot: string, key: string): Promise<SignInResult | undefined> {
     return this.guard(
       async (redis) => {
-        const found = sessionFromBody(await redis.get(this.sessionKey(slot)), key, slot, this.options.sealer);
-        return found === 'foreign' ? undefined : found;
+        const [body, newest] = await redis.mGet([this.sessionKey(slot), this.newestKey(slot)]);
+        const found = sessionFromBody(body ?? null, key, slot, this.options.sealer);
+        if (found === 'foreign' || found === undefined) return undefined;
+        // A session older than the newest one written to the slot is a replay (an old sealed body
+        // put back): refused, so the user signs in again rather than using a session that was replaced.
+        const floor = Math.max(this.newest.get(slot) ?? 0, this.openNewest(newest ?? null, slot));
+        if (found.createdAt < floor) return undefined;
+        this.newest.set(slot, found.createdAt);
+        return found;
       },
       (fallback) => fallback.read(this.fallbackSlot(slot), key),
     );
@@ -110,6 +124,8 @@ export class RedisBackend implements SessionBackend {
         const body = sessionBody(key, session, slot, this.options.sealer);
         const ttl = session.expiresAt === null ? DAY_MS : Math.max(1_000, session.expiresAt - Date.now() + 60_000);
         await redis.set(this.sessionKey(slot), JSON.stringify(body), { expiration: { type: 'PX', value: ttl } });
+        await redis.set(this.newestKey(slot), this.sealNewest(session.createdAt, slot), { expiration: { type: 'PX', value: ttl + DAY_MS } });
+        this.newest.set(slot, session.createdAt);
       },
       (fallback) => fallback.write(this.fallbackSlot(slot), key, session),
     );
@@ -152,7 +168,10 @@ export class RedisBackend implements SessionBackend {
 
   readFailure(slot: string, run: string): Promise<MultiAuthError | undefined> {
     return this.guard(
-      async (redis) => decodeFailure(await redis.get(`${this.prefix}failed:${slot}`), run),
+      async (redis) => {
+        const key = `${this.prefix}failed:${slot}`;
+        return decodeFailure(await redis.get(key), run, key, this.options.sealer);
+      },
       (fallback) => fallback.readFailure(this.fallbackSlot(slot), run),
     );
   }
@@ -160,7 +179,8 @@ export class RedisBackend implements SessionBackend {
   writeFailure(slot: string, run: string, error: MultiAuthError, redact: (text: string) => string): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}failed:${slot}`, encodeFailure(run, error, redact), { expiration: { type: 'PX', value: DAY_MS } });
+        const key = `${this.prefix}failed:${slot}`;
+        await redis.set(key, encodeFailure(run, error, redact, key, this.options.sealer), { expiration: { type: 'PX', value: DAY_MS } });
       },
       (fallback) => fallback.writeFailure(this.fallbackSlot(slot), run, error, redact),
     );
@@ -178,8 +198,8 @@ export class RedisBackend implements SessionBackend {
   checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
     return this.guard(
       async (redis) => {
-        const mark = JSON.parse((await redis.get(`${this.prefix}checked:${slot}`)) ?? 'null') as { run?: unknown; createdAt?: unknown } | null;
-        return mark?.run === run && mark.createdAt === session.createdAt;
+        const key = `${this.prefix}checked:${slot}`;
+        return isCheckedMark(await redis.get(key), run, session, key, this.options.sealer);
       },
       (fallback) => fallback.checkedInRun(this.fallbackSlot(slot), run, session),
     );
@@ -188,14 +208,22 @@ export class RedisBackend implements SessionBackend {
   markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}checked:${slot}`, JSON.stringify({ run, createdAt: session.createdAt }), { expiration: { type: 'PX', value: DAY_MS } });
+        const key = `${this.prefix}checked:${slot}`;
+        await redis.set(key, encodeCheckMark(run, session, key, this.options.sealer), { expiration: { type: 'PX', value: DAY_MS } });
       },
       (fallback) => fallback.markChecked(this.fallbackSlot(slot), run, session),
     );
   }
 
+  /**
+   * Drops the connection at once, without QUIT: a QUIT waits for an answer that a store that stopped
+   * answering never gives, and the end of a worker must not wait on a dead store. Nothing is lost:
+   * every write was answered before its call returned.
+   */
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => undefined);
+    this.closed = true;
+    const client = this.made;
+    this.made = undefined;
     try {
       client?.destroy();
     } catch {
@@ -205,6 +233,23 @@ export class RedisBackend implements SessionBackend {
 
   private sessionKey(slot: string): string {
     return `${this.prefix}session:${slot}`;
+  }
+
+  /** Where the creation time of the slot's newest session is kept, sealed like the session. */
+  private newestKey(slot: string): string {
+    return `${this.prefix}newest:${slot}`;
+  }
+
+  private sealNewest(createdAt: number, slot: string): string {
+    const text = String(createdAt);
+    return this.options.sealer ? this.options.sealer.seal(text, `newest\0${this.newestKey(slot)}`) : text;
+  }
+
+  /** The creation time stored by {@link sealNewest}, or 0 when there is none or it does not open. */
+  private openNewest(stored: string | null, slot: string): number {
+    const text = this.options.sealer ? this.options.sealer.open(stored, `newest\0${this.newestKey(slot)}`) : stored;
+    const value = Number(text ?? '');
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
   }
 
   private fallbackSlot(slot: string): string {
@@ -229,6 +274,7 @@ export class RedisBackend implements SessionBackend {
   private connect(): Promise<RedisClient> {
     this.client ??= (async () => {
       const { createClient } = await import('@redis/client');
+      if (this.closed) throw new Error('the store was closed');
       const client = createClient({
         url: this.options.url,
         ...(this.options.password === undefined ? {} : { password: this.options.password }),
@@ -237,6 +283,9 @@ export class RedisBackend implements SessionBackend {
         disableOfflineQueue: true,
       }) as unknown as RedisClient;
       client.on('error', (error) => this.fail(error));
+      // Kept before connecting: a Redis that accepts the connection and never answers the handshake
+      // leaves connect() pending, and close() must still be able to drop the socket.
+      this.made = client;
       await client.connect();
       return client;
     })();
