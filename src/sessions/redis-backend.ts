@@ -60,8 +60,10 @@ export interface RedisBackendOptions {
  * user for all of them. Each session is a key that expires with the session, sealed with
  * `MULTIAUTH_CACHE_KEY`; the sign-in lock is Redis's own (`SET NX PX` with an owner token, renewed
  * while the sign-in runs, released only by its owner), so a killed holder's lock expires; the
- * failure memory and the check marks are keys too. Every call is bounded: when Redis fails (down,
- * unreachable, too slow), the run goes on with the per-machine `fallback` store after one warning.
+ * failure memory and the check marks are keys too, sealed like the sessions under their own key's
+ * name; a session older than the slot's newest (a replay) is refused. Every call is bounded,
+ * connecting included, and closing never waits: when Redis fails (down, unreachable, too slow, or
+ * silent), the run goes on with the per-machine `fallback` store after one warning.
  *
  * @throws MultiAuthError `SESSION_CACHE` at construction when no key is set and plaintext was not
  *   allowed, or the URL is not a Redis URL.
