@@ -27,7 +27,13 @@ function backend(db: number, warnings: string[] = []): RedisBackend {
   return new RedisBackend({ url: redis.url.replace(/\/0$/, `/${db}`), sealer, fallback: new FileBackend({ dir: tempDir(), sealer }), warn: (text) => warnings.push(text) });
 }
 
-async function withClient<T>(db: number, work: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+/** What the tests do to the store's keys behind its back. */
+interface Planter {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+}
+
+async function withClient<T>(db: number, work: (client: Planter) => Promise<T>): Promise<T> {
   const client = createClient({ url: redis.url.replace(/\/0$/, `/${db}`) });
   await client.connect();
   try {
