@@ -72,6 +72,8 @@ export interface RedisBackendOptions {
  */
 export class RedisBackend implements SessionBackend {
   private client?: Promise<RedisClient>;
+  /** node-redis, loaded once: local work, not counted against the store's time to answer. */
+  private library?: Promise<typeof import('@redis/client')>;
   /** The client as soon as it exists, connected or not: closing never waits for its handshake. */
   private made?: RedisClient;
   private closed = false;
@@ -265,6 +267,9 @@ export class RedisBackend implements SessionBackend {
   private async guard<T>(call: (redis: RedisClient) => Promise<T>, otherwise: (fallback: SessionBackend) => Promise<T>): Promise<T> {
     if (!this.failed) {
       try {
+        // Loading the client takes a second or more on a busy CI machine: only what the store does counts.
+        this.library ??= import('@redis/client');
+        await this.library;
         return await within(COMMAND_TIMEOUT_MS, (async () => call(await this.connect()))());
       } catch (error) {
         this.fail(error);
@@ -275,7 +280,7 @@ export class RedisBackend implements SessionBackend {
 
   private connect(): Promise<RedisClient> {
     this.client ??= (async () => {
-      const { createClient } = await import('@redis/client');
+      const { createClient } = await (this.library ??= import('@redis/client'));
       if (this.closed) throw new Error('the store was closed');
       const client = createClient({
         url: this.options.url,
