@@ -51,7 +51,7 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
     if (error instanceof NotRegularFileError) {
       if (error.reason === 'missing') return real;
       // Checked before it is opened: a FIFO would hang the run, /dev/zero would exhaust memory.
-      throw new MultiAuthError('CONFIG_LIMIT', `cannot read ${file}: ${error.reason === 'too-large' ? `it is larger than the ${CONFIG_LIMITS.fileBytes / 1024 / 1024} MiB a config may be` : error.message.slice(file.length + 2)}`, {
+      throw new MultiAuthError('CONFIG_LIMIT', `cannot read ${file}: ${error.reason === 'too-large' ? `it is larger than the ${CONFIG_LIMITS.fileBytes / 1024 / 1024} MiB a config may be` : error.what}`, {
         hint: 'Make the .env file beside the config a regular file of NAME=value lines, or remove it.',
       });
     }

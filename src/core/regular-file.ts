@@ -10,6 +10,9 @@ export type NotRegularReason = 'missing' | 'directory' | 'link' | 'not-regular' 
  * must not follow. Callers turn it into their own located `MultiAuthError`, or ignore the file.
  */
 export class NotRegularFileError extends Error {
+  /** What was found, in words: `it is not a regular file (a FIFO, a device or a socket)`. */
+  readonly what: string;
+
   constructor(
     readonly path: string,
     readonly reason: NotRegularReason,
@@ -17,6 +20,7 @@ export class NotRegularFileError extends Error {
     readonly size?: number,
   ) {
     super(`${path}: ${describeReason(reason)}`);
+    this.what = describeReason(reason);
     this.name = 'NotRegularFileError';
   }
 }
