@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type ParseOptions, type Scalar, type ScalarTag } from 'yaml';
 import { MultiAuthError, type ConfigIssue } from '../core/errors.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
+import { CONFIG_LIMITS } from './limits.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import { keyOf, type SourceMap } from './source-map.js';
 
@@ -45,9 +46,15 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
   const file = join(dir, '.env');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, { maxBytes: CONFIG_LIMITS.fileBytes });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return real;
+    if (error instanceof NotRegularFileError) {
+      if (error.reason === 'missing') return real;
+      // Checked before it is opened: a FIFO would hang the run, /dev/zero would exhaust memory.
+      throw new MultiAuthError('CONFIG_LIMIT', `cannot read ${file}: ${error.reason === 'too-large' ? `it is larger than the ${CONFIG_LIMITS.fileBytes / 1024 / 1024} MiB a config may be` : error.what}`, {
+        hint: 'Make the .env file beside the config a regular file of NAME=value lines, or remove it.',
+      });
+    }
     throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read ${file}: ${(error as Error).message}`, {
       hint: 'Make the .env file beside the config readable, or remove it.',
     });

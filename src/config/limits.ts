@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, YAMLParseError, type Document } from 'yaml';
 import { MultiAuthError } from '../core/errors.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 
 /**
  * Bounds on a config: it is untrusted input (a pasted file, a generated one), and every later step
@@ -28,7 +28,8 @@ export { TEMPLATE_LIMITS } from '../core/template-expr.js';
 
 /**
  * Reads a config file: a regular file (not a device, FIFO or directory) of at most
- * `CONFIG_LIMITS.fileBytes`, checked before a byte is read.
+ * `CONFIG_LIMITS.fileBytes`, checked before it is opened (a FIFO would block, `/dev/zero` never
+ * ends) and again once open, and read with that bound.
  *
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when it cannot be opened; `CONFIG_LIMIT` when it is not
  *   a regular file or is too large.
@@ -36,36 +37,33 @@ export { TEMPLATE_LIMITS } from '../core/template-expr.js';
  * const text = readConfigFile('multiauth.yaml');
  */
 export function readConfigFile(file: string): string {
-  let fd: number;
   try {
-    fd = openSync(file, 'r');
+    return readRegularFile(file, { maxBytes: CONFIG_LIMITS.fileBytes });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: ${reason}`, {
-      hint: 'Check the path, or create the file (see docs/format.md); choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
-    });
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) {
-      throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: it is a directory`, {
-        hint: 'Point -c (or authConfig, MULTIAUTH_CONFIG) at the multiauth.yaml file itself.',
+    if (!(error instanceof NotRegularFileError)) {
+      throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: ${(error as Error).message}`, {
+        hint: 'Make the file readable, or choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
       });
     }
-    if (!stat.isFile()) {
-      throw new MultiAuthError('CONFIG_LIMIT', `the config ${file} is not a regular file (a device, a FIFO or a socket)`, {
-        hint: 'Write the config to a file and point at that.',
-      });
+    switch (error.reason) {
+      case 'directory':
+        throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: it is a directory`, {
+          hint: 'Point -c (or authConfig, MULTIAUTH_CONFIG) at the multiauth.yaml file itself.',
+        });
+      case 'too-large':
+        throw new MultiAuthError('CONFIG_LIMIT', `the config ${file} is ${mebibytes(error.size ?? 0)}, more than the ${mebibytes(CONFIG_LIMITS.fileBytes)} a config may be`, {
+          hint: 'Check that -c points at the config; split a generated config, or move data (users) out of aliases.',
+        });
+      case 'not-regular':
+      case 'link':
+        throw new MultiAuthError('CONFIG_LIMIT', `the config ${file} is not a regular file (a device, a FIFO or a socket)`, {
+          hint: 'Write the config to a file and point at that.',
+        });
+      case 'missing':
+        throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: no such file`, {
+          hint: 'Check the path, or create the file (see docs/format.md); choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
+        });
     }
-    if (stat.size > CONFIG_LIMITS.fileBytes) {
-      throw new MultiAuthError('CONFIG_LIMIT', `the config ${file} is ${mebibytes(stat.size)}, more than the ${mebibytes(CONFIG_LIMITS.fileBytes)} a config may be`, {
-        hint: 'Check that -c points at the config; split a generated config, or move data (users) out of aliases.',
-      });
-    }
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -1,3 +1,6 @@
+import type { SignInResult } from '../runtime/index.js';
+import type { Sealer } from './seal.js';
+
 /**
  * How long what a run remembers holds (a failed sign-in, a session checked): an hour. A run id is
  * unique per run, but one pinned by a CI system (`MULTIAUTH_RUN_ID`) may be reused by a rerun after
@@ -11,27 +14,43 @@ export function markHolds(at: unknown, now: number): boolean {
   return typeof at === 'number' && at <= now + 60_000 && now - at < RUN_MEMORY_MS;
 }
 
+/** What a sealed check mark is sealed under, before its slot: never a session's or a failure's name. */
+const CHECK_SEAL = 'checked\0';
+
 /**
- * The mark that says a session passed its check (`validation`) in run `run`, as stored.
+ * What a store keeps to say that `session` passed its check (`validation`) in run `run`: the run,
+ * the session's creation time and when, sealed under `name` (the slot's mark key or file) with
+ * `sealer` when a cache key is set, so that a mark written without the key, or for another slot,
+ * counts for nothing.
  *
  * @example
- * writeFileSync(`${slot}.checked`, encodeCheckMark(run, session.createdAt, Date.now()));
+ * await redis.set(key, encodeCheckMark(run, session, key, sealer));
  */
-export function encodeCheckMark(run: string, createdAt: number, now: number): string {
-  return JSON.stringify({ run, createdAt, at: now });
+export function encodeCheckMark(run: string, session: SignInResult, name: string, sealer?: Sealer, now = Date.now()): string {
+  const text = JSON.stringify({ run, createdAt: session.createdAt, at: now });
+  return sealer ? sealer.seal(text, `${CHECK_SEAL}${name}`) : text;
 }
 
 /**
- * Whether a stored check mark is run `run`'s, for the session made at `createdAt`, and young
- * enough ({@link RUN_MEMORY_MS}); false for anything unreadable.
+ * Whether a stored mark ({@link encodeCheckMark}) says `session` was checked in run `run`: written
+ * for this run and this very session, young enough ({@link RUN_MEMORY_MS}), and, with a `sealer`,
+ * sealed with it under `name`. False for anything unreadable.
  *
  * @example
- * isCheckMarkFor(await redis.get(key), run, session.createdAt, Date.now());
+ * isCheckedMark(await redis.get(key), run, session, key, sealer);
  */
-export function isCheckMarkFor(text: string | null | undefined, run: string, createdAt: number, now: number): boolean {
+export function isCheckedMark(
+  text: string | null | undefined,
+  run: string,
+  session: SignInResult,
+  name: string,
+  sealer?: Sealer,
+  now = Date.now(),
+): boolean {
+  const plain = sealer ? sealer.open(text, `${CHECK_SEAL}${name}`) : text;
   try {
-    const mark = JSON.parse(text ?? 'null') as { run?: unknown; createdAt?: unknown; at?: unknown } | null;
-    return mark !== null && typeof mark === 'object' && mark.run === run && mark.createdAt === createdAt && markHolds(mark.at, now);
+    const mark = JSON.parse(plain ?? 'null') as { run?: unknown; createdAt?: unknown; at?: unknown } | null;
+    return typeof mark === 'object' && mark !== null && mark.run === run && mark.createdAt === session.createdAt && markHolds(mark.at, now);
   } catch {
     return false;
   }

@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { MultiAuthError } from '../core/errors.js';
 import { errorData, errorFromData, type ErrorData } from '../core/error-data.js';
 import { markHolds } from './check-mark.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
+import type { Sealer } from './seal.js';
+
+/** What a sealed failure memory is sealed under, before its slot: never the name a session is sealed under. */
+const FAILURE_SEAL = 'failed\0';
 
 /**
  * What a failed sign-in leaves for the other workers of its run, beside the user's session file:
@@ -31,33 +36,33 @@ export function failureFilePath(sessionFile: string): string {
 /**
  * The failure an earlier process of run `run` remembered, rebuilt as a `MultiAuthError` with its
  * code, context and hint and a line saying it is remembered; undefined when there is none (or it is
- * another run's, older than `RUN_MEMORY_MS`, or unreadable).
+ * another run's, older than `RUN_MEMORY_MS`, unreadable, not a regular file, or not sealed with `sealer` for this file).
  *
  * @example
  * const failed = readFailure(failureFilePath(file), runId(env));
  * if (failed) throw failed;
  */
-export function readFailure(path: string, run: string): MultiAuthError | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return decodeFailure(text, run);
+export function readFailure(path: string, run: string, sealer?: Sealer): MultiAuthError | undefined {
+  const text = readCacheFile(path);
+  return text === undefined || text === 'unusable' ? undefined : decodeFailure(text, run, basename(path), sealer);
 }
 
 /**
- * A remembered failure as stored ({@link encodeFailure}), rebuilt when it is run `run`'s and younger
- * than `RUN_MEMORY_MS`; undefined for another run's, an older one or an unreadable text. For the stores that keep it elsewhere than in a file.
+ * A remembered failure as stored ({@link encodeFailure}) under `name` (the slot's failure key or
+ * file), rebuilt when it is run `run`'s and younger than `RUN_MEMORY_MS`; undefined for another run's,
+ * an older one, an unreadable text, or, with a `sealer`, one not sealed with it under `name`. For the
+ * stores that keep it elsewhere than in a file.
  *
  * @example
- * decodeFailure(await redis.get(key), runId(env));
+ * decodeFailure(await redis.get(key), runId(env), key, sealer);
  */
-export function decodeFailure(text: string | null | undefined, run: string): MultiAuthError | undefined {
+export function decodeFailure(text: string | null | undefined, run: string, name: string, sealer?: Sealer): MultiAuthError | undefined {
+  // With a cache key only a memory sealed with it for this slot counts: whoever can write to the
+  // store without the key cannot fail a user's tests with a message of their choosing.
+  const plain = sealer ? sealer.open(text, `${FAILURE_SEAL}${name}`) : text;
   let data: Partial<FailureFile>;
   try {
-    data = JSON.parse(text ?? '') as Partial<FailureFile>;
+    data = JSON.parse(plain ?? '') as Partial<FailureFile>;
   } catch {
     return undefined;
   }
@@ -68,29 +73,29 @@ export function decodeFailure(text: string | null | undefined, run: string): Mul
 }
 
 /**
- * What a store keeps of a failed sign-in: the run and the error, every text through `redact` first.
+ * What a store keeps of a failed sign-in: the run and the error, every text through `redact` first;
+ * sealed under `name` (the slot's failure key or file) with `sealer` when a cache key is set, as
+ * sessions are, so that it opens only for that slot.
  *
  * @example
- * await redis.set(key, encodeFailure(run, error, (t) => redactor.redact(t)));
+ * await redis.set(key, encodeFailure(run, error, (t) => redactor.redact(t), key, sealer));
  */
-export function encodeFailure(run: string, error: MultiAuthError, redact: (text: string) => string): string {
+export function encodeFailure(run: string, error: MultiAuthError, redact: (text: string) => string, name: string, sealer?: Sealer): string {
   // Every text of the error at once: masks are JSON-safe.
   const body: FailureFile = { run, at: Date.now(), error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
-  return JSON.stringify(body);
+  return sealer ? sealer.seal(JSON.stringify(body), `${FAILURE_SEAL}${name}`) : JSON.stringify(body);
 }
 
 /**
  * Remembers a failed sign-in for the other processes of run `run`: written atomically, mode 0600,
- * every text through `redact` first. A failure to write only costs the others a sign-in attempt.
+ * never through a link, every text through `redact` first, sealed with `sealer` when given. A failure to write only costs the others a sign-in attempt.
  *
  * @example
  * writeFailure(failureFilePath(file), runId(env), error, (t) => redactor.redact(t));
  */
-export function writeFailure(path: string, run: string, error: MultiAuthError, redact: (text: string) => string): void {
+export function writeFailure(path: string, run: string, error: MultiAuthError, redact: (text: string) => string, sealer?: Sealer): void {
   try {
-    const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, encodeFailure(run, error, redact), { mode: 0o600 });
-    renameSync(temp, path);
+    writeCacheFile(path, encodeFailure(run, error, redact, basename(path), sealer));
   } catch {
     // Best effort: see above.
   }

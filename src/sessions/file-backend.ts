@@ -1,8 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { MultiAuthError } from '../core/errors.js';
 import type { SignInResult } from '../runtime/index.js';
 import { ensureCacheDir } from './cache-dir.js';
-import { encodeCheckMark, isCheckMarkFor } from './check-mark.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { encodeCheckMark, isCheckedMark } from './check-mark.js';
 import { failureFilePath, forgetFailure, readFailure, writeFailure } from './failure-memory.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import type { Sealer } from './seal.js';
@@ -22,7 +24,8 @@ export interface FileBackendOptions {
 
 /**
  * The default store: one 0600 file per user and key in the cache directory, a lock directory beside
- * it (proper-lockfile), and `.failed` / `.checked` marks (see docs/caching.md). Nothing to run.
+ * it (proper-lockfile), and `.failed` / `.checked` marks (see docs/caching.md), sealed as the sessions
+ * are. Nothing to run; nothing read or written through a link.
  *
  * @example
  * const backend = new FileBackend({ dir: '.auth' });
@@ -55,11 +58,11 @@ export class FileBackend implements SessionBackend {
   }
 
   async readFailure(slot: string, run: string): Promise<MultiAuthError | undefined> {
-    return readFailure(failureFilePath(slot), run);
+    return readFailure(failureFilePath(slot), run, this.options.sealer);
   }
 
   async writeFailure(slot: string, run: string, error: MultiAuthError, redact: (text: string) => string): Promise<void> {
-    writeFailure(failureFilePath(slot), run, error, redact);
+    writeFailure(failureFilePath(slot), run, error, redact, this.options.sealer);
   }
 
   async forgetFailure(slot: string): Promise<void> {
@@ -67,18 +70,15 @@ export class FileBackend implements SessionBackend {
   }
 
   async checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
-    let text: string;
-    try {
-      text = readFileSync(`${slot}.checked`, 'utf8');
-    } catch {
-      return false;
-    }
-    return isCheckMarkFor(text, run, session.createdAt, Date.now());
+    const path = `${slot}.checked`;
+    const text = readCacheFile(path);
+    return typeof text === 'string' && text !== 'unusable' && isCheckedMark(text, run, session, basename(path), this.options.sealer);
   }
 
   async markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
+    const path = `${slot}.checked`;
     try {
-      writeFileSync(`${slot}.checked`, encodeCheckMark(run, session.createdAt, Date.now()), { mode: 0o600 });
+      writeCacheFile(path, encodeCheckMark(run, session, basename(path), this.options.sealer));
     } catch {
       // Best effort: another worker checks once more.
     }

@@ -22,6 +22,7 @@ export function firstInRun(dir: string, key: string): boolean {
   const marker = join(dir, `${PREFIX}${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
   try {
     ensureCacheDir(dir);
+    // Exclusive creation: a link or FIFO planted at the name is never followed nor opened (EEXIST).
     closeSync(openSync(marker, 'wx', 0o600));
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'EEXIST';

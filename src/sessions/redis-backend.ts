@@ -4,13 +4,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { MultiAuthError } from '../core/errors.js';
 import { redactedUrl } from '../core/urls.js';
 import type { SignInResult } from '../runtime/index.js';
+import { encodeCheckMark, isCheckedMark, RUN_MEMORY_MS } from './check-mark.js';
 import { decodeFailure, encodeFailure } from './failure-memory.js';
-import { encodeCheckMark, isCheckMarkFor, RUN_MEMORY_MS } from './check-mark.js';
 import type { Sealer } from './seal.js';
 import { sessionBody, sessionFilePath, sessionFromBody } from './session-file.js';
 import type { SessionBackend } from './store-backend.js';
 
-/** A Redis call that takes longer than this fails: a store that stops answering must not hang a run. */
+/** A Redis call (connecting included) that takes longer than this fails: a store that stops answering must not hang a run. */
 const COMMAND_TIMEOUT_MS = 3_000;
 /** A sign-in lock lives this long unless its holder renews it (every third of it): a killed holder's lock goes. */
 const LOCK_TTL_MS = 15_000;
@@ -27,6 +27,7 @@ const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
 interface RedisClient {
   connect(): Promise<unknown>;
   get(key: string): Promise<string | null>;
+  mGet(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
   del(key: string): Promise<number>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
@@ -59,8 +60,10 @@ export interface RedisBackendOptions {
  * user for all of them. Each session is a key that expires with the session, sealed with
  * `MULTIAUTH_CACHE_KEY`; the sign-in lock is Redis's own (`SET NX PX` with an owner token, renewed
  * while the sign-in runs, released only by its owner), so a killed holder's lock expires; the
- * failure memory and the check marks are keys too. Every call is bounded: when Redis fails (down,
- * unreachable, too slow), the run goes on with the per-machine `fallback` store after one warning.
+ * failure memory and the check marks are keys too, sealed like the sessions under their own key's
+ * name; a session older than the slot's newest (a replay) is refused. Every call is bounded,
+ * connecting included, and closing never waits: when Redis fails (down, unreachable, too slow, or
+ * silent), the run goes on with the per-machine `fallback` store after one warning.
  *
  * @throws MultiAuthError `SESSION_CACHE` at construction when no key is set and plaintext was not
  *   allowed, or the URL is not a Redis URL.
@@ -69,7 +72,14 @@ export interface RedisBackendOptions {
  */
 export class RedisBackend implements SessionBackend {
   private client?: Promise<RedisClient>;
+  /** node-redis, loaded once: local work, not counted against the store's time to answer. */
+  private library?: Promise<typeof import('@redis/client')>;
+  /** The client as soon as it exists, connected or not: closing never waits for its handshake. */
+  private made?: RedisClient;
+  private closed = false;
   private failed = false;
+  /** Slot -> the creation time of the newest session this process read or wrote there. */
+  private readonly newest = new Map<string, number>();
   private readonly prefix: string;
   /** Slot -> the fallback's slot for the same user and key. */
   private readonly fallbackSlots = new Map<string, string>();
@@ -98,8 +108,15 @@ export class RedisBackend implements SessionBackend {
   read(slot: string, key: string): Promise<SignInResult | undefined> {
     return this.guard(
       async (redis) => {
-        const found = sessionFromBody(await redis.get(this.sessionKey(slot)), key, slot, this.options.sealer);
-        return found === 'foreign' ? undefined : found;
+        const [body, newest] = await redis.mGet([this.sessionKey(slot), this.newestKey(slot)]);
+        const found = sessionFromBody(body ?? null, key, slot, this.options.sealer);
+        if (found === 'foreign' || found === undefined) return undefined;
+        // A session older than the newest one written to the slot is a replay (an old sealed body
+        // put back): refused, so the user signs in again rather than using a session that was replaced.
+        const floor = Math.max(this.newest.get(slot) ?? 0, this.openNewest(newest ?? null, slot));
+        if (found.createdAt < floor) return undefined;
+        this.newest.set(slot, found.createdAt);
+        return found;
       },
       (fallback) => fallback.read(this.fallbackSlot(slot), key),
     );
@@ -111,6 +128,8 @@ export class RedisBackend implements SessionBackend {
         const body = sessionBody(key, session, slot, this.options.sealer);
         const ttl = session.expiresAt === null ? DAY_MS : Math.max(1_000, session.expiresAt - Date.now() + 60_000);
         await redis.set(this.sessionKey(slot), JSON.stringify(body), { expiration: { type: 'PX', value: ttl } });
+        await redis.set(this.newestKey(slot), this.sealNewest(session.createdAt, slot), { expiration: { type: 'PX', value: ttl + DAY_MS } });
+        this.newest.set(slot, session.createdAt);
       },
       (fallback) => fallback.write(this.fallbackSlot(slot), key, session),
     );
@@ -163,7 +182,10 @@ export class RedisBackend implements SessionBackend {
 
   readFailure(slot: string, run: string): Promise<MultiAuthError | undefined> {
     return this.guard(
-      async (redis) => decodeFailure(await redis.get(`${this.prefix}failed:${slot}`), run),
+      async (redis) => {
+        const key = `${this.prefix}failed:${slot}`;
+        return decodeFailure(await redis.get(key), run, key, this.options.sealer);
+      },
       (fallback) => fallback.readFailure(this.fallbackSlot(slot), run),
     );
   }
@@ -171,7 +193,8 @@ export class RedisBackend implements SessionBackend {
   writeFailure(slot: string, run: string, error: MultiAuthError, redact: (text: string) => string): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}failed:${slot}`, encodeFailure(run, error, redact), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
+        const key = `${this.prefix}failed:${slot}`;
+        await redis.set(key, encodeFailure(run, error, redact, key, this.options.sealer), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
       },
       (fallback) => fallback.writeFailure(this.fallbackSlot(slot), run, error, redact),
     );
@@ -189,7 +212,8 @@ export class RedisBackend implements SessionBackend {
   checkedInRun(slot: string, run: string, session: SignInResult): Promise<boolean> {
     return this.guard(
       async (redis) => {
-        return isCheckMarkFor(await redis.get(`${this.prefix}checked:${slot}`), run, session.createdAt, Date.now());
+        const key = `${this.prefix}checked:${slot}`;
+        return isCheckedMark(await redis.get(key), run, session, key, this.options.sealer);
       },
       (fallback) => fallback.checkedInRun(this.fallbackSlot(slot), run, session),
     );
@@ -198,14 +222,22 @@ export class RedisBackend implements SessionBackend {
   markChecked(slot: string, run: string, session: SignInResult): Promise<void> {
     return this.guard(
       async (redis) => {
-        await redis.set(`${this.prefix}checked:${slot}`, encodeCheckMark(run, session.createdAt, Date.now()), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
+        const key = `${this.prefix}checked:${slot}`;
+        await redis.set(key, encodeCheckMark(run, session, key, this.options.sealer), { expiration: { type: 'PX', value: RUN_MEMORY_MS } });
       },
       (fallback) => fallback.markChecked(this.fallbackSlot(slot), run, session),
     );
   }
 
+  /**
+   * Drops the connection at once, without QUIT: a QUIT waits for an answer that a store that stopped
+   * answering never gives, and the end of a worker must not wait on a dead store. Nothing is lost:
+   * every write was answered before its call returned.
+   */
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => undefined);
+    this.closed = true;
+    const client = this.made;
+    this.made = undefined;
     try {
       client?.destroy();
     } catch {
@@ -215,6 +247,23 @@ export class RedisBackend implements SessionBackend {
 
   private sessionKey(slot: string): string {
     return `${this.prefix}session:${slot}`;
+  }
+
+  /** Where the creation time of the slot's newest session is kept, sealed like the session. */
+  private newestKey(slot: string): string {
+    return `${this.prefix}newest:${slot}`;
+  }
+
+  private sealNewest(createdAt: number, slot: string): string {
+    const text = String(createdAt);
+    return this.options.sealer ? this.options.sealer.seal(text, `newest\0${this.newestKey(slot)}`) : text;
+  }
+
+  /** The creation time stored by {@link sealNewest}, or 0 when there is none or it does not open. */
+  private openNewest(stored: string | null, slot: string): number {
+    const text = this.options.sealer ? this.options.sealer.open(stored, `newest\0${this.newestKey(slot)}`) : stored;
+    const value = Number(text ?? '');
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
   }
 
   private fallbackSlot(slot: string): string {
@@ -228,6 +277,9 @@ export class RedisBackend implements SessionBackend {
   private async guard<T>(call: (redis: RedisClient) => Promise<T>, otherwise: (fallback: SessionBackend) => Promise<T>): Promise<T> {
     if (!this.failed) {
       try {
+        // Loading the client takes a second or more on a busy CI machine: only what the store does counts.
+        this.library ??= import('@redis/client');
+        await this.library;
         return await within(COMMAND_TIMEOUT_MS, (async () => call(await this.connect()))());
       } catch (error) {
         this.fail(error);
@@ -238,7 +290,8 @@ export class RedisBackend implements SessionBackend {
 
   private connect(): Promise<RedisClient> {
     this.client ??= (async () => {
-      const { createClient } = await import('@redis/client');
+      const { createClient } = await (this.library ??= import('@redis/client'));
+      if (this.closed) throw new Error('the store was closed');
       const client = createClient({
         url: this.options.url,
         ...(this.options.password === undefined ? {} : { password: this.options.password }),
@@ -247,6 +300,9 @@ export class RedisBackend implements SessionBackend {
         disableOfflineQueue: true,
       }) as unknown as RedisClient;
       client.on('error', (error) => this.fail(error));
+      // Kept before connecting: a Redis that accepts the connection and never answers the handshake
+      // leaves connect() pending, and close() must still be able to drop the socket.
+      this.made = client;
       await client.connect();
       return client;
     })();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readRegularFile } from '../core/regular-file.js';
 import { ensureCacheDir } from './cache-dir.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 import type { Plan, PlanUser } from '../compile/index.js';
 import type { OpenedConfig } from './open-config.js';
 import { userCacheKey } from './user-key.js';
@@ -43,6 +44,8 @@ export interface RunDigest {
 
 /** `${NAME}` references as the config's env substitution reads them. */
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** The loader's bound on a config (and its `.env`): `CONFIG_LIMITS.fileBytes`. */
+const CONFIG_FILE_BYTES = 8 * 1024 * 1024;
 
 /**
  * A key for a config file as the environment would substitute it, computed without parsing it:
@@ -53,10 +56,11 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * quickConfigKey('/repo/multiauth.yaml', process.env); // '3f2a…' (64 hex digits)
  */
 export function quickConfigKey(file: string, env: Record<string, string | undefined>): string {
-  const text = readFileSync(file, 'utf8');
+  // Never blocks on a FIFO nor reads a device: opening the config then says what is wrong, located.
+  const text = readRegularFile(file, { maxBytes: CONFIG_FILE_BYTES });
   let dotenv = '';
   try {
-    dotenv = readFileSync(join(dirname(file), '.env'), 'utf8');
+    dotenv = readRegularFile(join(dirname(file), '.env'), { maxBytes: CONFIG_FILE_BYTES });
   } catch {
     // No .env: the environment alone fills the references.
   }
@@ -80,7 +84,7 @@ function digestPath(cacheDir: string, key: string): string {
 export function readRunDigest(cacheDir: string, key: string, run: string): RunDigest | undefined {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(digestPath(cacheDir, key), 'utf8'));
+    data = JSON.parse(readCacheFile(digestPath(cacheDir, key)) ?? '');
   } catch {
     return undefined;
   }
@@ -98,10 +102,7 @@ export function readRunDigest(cacheDir: string, key: string, run: string): RunDi
 export function writeRunDigest(cacheDir: string, key: string, digest: RunDigest): void {
   try {
     ensureCacheDir(cacheDir);
-    const path = digestPath(cacheDir, key);
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(digest), { mode: 0o600 });
-    renameSync(temp, path);
+    writeCacheFile(digestPath(cacheDir, key), JSON.stringify(digest));
   } catch {
     // Best effort: see above.
   }

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 import type { Sealer } from './seal.js';
 import type { SignInResult } from '../runtime/index.js';
 
@@ -54,19 +55,16 @@ export function sessionFilePath(dir: string, scopeKey: string, user: string): st
 
 /**
  * Reads a cached session. A missing file gives undefined; so does a corrupted, truncated or foreign
- * file, which is deleted so the next writer starts clean (a crash mid-write must not wedge a run).
+ * file, which is deleted so the next writer starts clean (a crash mid-write must not wedge a run), and
+ * whatever else sits at the path (a link, which is not followed; a FIFO, which is not opened).
  * With a `sealer` only a sealed session opens; without one only a plaintext one. A sealed file that
  * does not open (another key, no key) is left for the next writer: no session, a new sign-in.
  */
 export function readSessionFile(path: string, scopeKey: string, sealer?: Sealer): SignInResult | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const found = sessionFromBody(text, scopeKey, basename(path), sealer);
-  if (found === 'foreign') rmSync(path, { force: true });
+  const text = readCacheFile(path);
+  if (text === undefined) return undefined;
+  const found = text === 'unusable' ? 'foreign' : sessionFromBody(text, scopeKey, basename(path), sealer);
+  if (found === 'foreign') removeQuietly(path);
   return found === 'foreign' ? undefined : found;
 }
 
@@ -112,6 +110,15 @@ function openSession(sealer: Sealer, sealed: unknown, name: string): SignInResul
   return isSession(session) ? session : undefined;
 }
 
+/** Removes what sits at `path` (a link itself, not what it points at); a folder stays. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // A folder, or removed meanwhile: the next writer's rename fails or succeeds on its own.
+  }
+}
+
 function parseBody(text: string): Partial<SessionFileBody> | undefined {
   try {
     const value = JSON.parse(text) as unknown;
@@ -128,10 +135,7 @@ function parseBody(text: string): Partial<SessionFileBody> | undefined {
  * `sealer`: sealed with `MULTIAUTH_CACHE_KEY`.
  */
 export function writeSessionFile(path: string, scopeKey: string, session: SignInResult, owner?: string, sealer?: Sealer): void {
-  const body = sessionBody(scopeKey, session, basename(path), sealer, owner);
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, JSON.stringify(body), { mode: 0o600 });
-  renameSync(temp, path);
+  writeCacheFile(path, JSON.stringify(sessionBody(scopeKey, session, basename(path), sealer, owner)));
 }
 
 function isSession(value: unknown): value is SignInResult {

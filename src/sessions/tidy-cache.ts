@@ -1,13 +1,12 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readCacheFile } from './cache-file.js';
 import { SESSION_FILE_FORMAT, SESSION_FILE_NAME, type SessionFileBody } from './session-file.js';
 
 /** Leftovers of runs (digests, half-written temp files, failure and check marks) older than this go. */
 const STALE_MS = 24 * 60 * 60 * 1000;
 /** A cache directory is tidied this many entries at a time: the rest waits for the next run. */
 const MAX_ENTRIES = 10_000;
-/** Session files are small; a larger file is not read (it is no session file of ours). */
-const MAX_SESSION_BYTES = 16 * 1024 * 1024;
 
 /** What {@link removeUnreachableSessions} removed, by file name. */
 export interface TidyResult {
@@ -56,9 +55,10 @@ export function removeUnreachableSessions(dir: string, owner: string, reachable:
 
 /** A session file of this owner, or of an older format (unusable by anyone). */
 function isRemovable(path: string, owner: string): boolean {
+  const text = readCacheFile(path);
+  if (text === undefined || text === 'unusable') return false;
   try {
-    if (statSync(path).size > MAX_SESSION_BYTES) return false;
-    const body = JSON.parse(readFileSync(path, 'utf8')) as Partial<SessionFileBody> | null;
+    const body = JSON.parse(text) as Partial<SessionFileBody> | null;
     if (typeof body !== 'object' || body === null) return false;
     return body.format !== SESSION_FILE_FORMAT || body.owner === owner;
   } catch {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -204,9 +204,13 @@ test('a bundle from `login --all --out` lets 4 shards run with 0 sign-ins; a wro
   const work = tempDir();
   const configFile = join(work, 'multiauth.yaml');
   writeFileSync(configFile, MULTI_CONFIG);
+  // An existing folder (here a shared 1777 one) keeps its mode (issue 23, item 14).
+  mkdirSync(join(work, 'bundle'));
+  chmodSync(join(work, 'bundle'), 0o1777);
   demo.clear();
   const made = await runCliAsync(['login', '--all', '--out', 'bundle', '-c', configFile], { cwd: work, env: { ...demoEnv, MULTIAUTH_CACHE_KEY: cacheKey } });
   expect(made.code, made.stderr).toBe(0);
+  expect(statSync(join(work, 'bundle')).mode & 0o7777).toBe(0o1777);
   expect(made.stdout).toContain('4 sessions written, sealed');
   expect(totalSignIns(demo.counters.signIns)).toBe(4);
   const bundle = join(work, 'bundle');
