@@ -25,6 +25,8 @@ export interface SignedOutRequest {
   method: string;
   url: string;
   trigger: SignedOutTrigger;
+  /** Whether the request is sent again with a new session (so its answer goes to `renew` too when refused). */
+  retried: boolean;
 }
 
 /** What the fixtures do with answers that say a user is signed out (the user's `reauth`). */
@@ -109,7 +111,7 @@ export function wrapRequestContext(
           if (!reauth) return response;
           const method = String(sent.method ?? 'GET').toUpperCase();
           const trigger = reauth.signedOut(answerOf(response, url));
-          if (!trigger || !(await reauth.renew(s, { method, url: response.url(), trigger })) || !IDEMPOTENT.has(method)) return response;
+          if (!trigger || !(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method) })) || !IDEMPOTENT.has(method)) return response;
           await response.dispose();
           const renewed = await session();
           await bind(renewed, call.request.url);
@@ -117,7 +119,7 @@ export function wrapRequestContext(
           const retried = await send(again, resent);
           const refused = reauth.signedOut(answerOf(retried, again));
           // Refused again with a new session: renew learns the answer is a denial (it signs in no more in this test).
-          if (refused) await reauth.renew(renewed, { method, url: retried.url(), trigger: refused });
+          if (refused) await reauth.renew(renewed, { method, url: askedUrl(refused, again, retried), trigger: refused, retried: false });
           return retried;
         }
         const method = sent.method as string;
@@ -141,6 +143,11 @@ function masked(error: unknown, redactor: Redactor): unknown {
   error.message = redactor.redact(error.message);
   if (error.stack) error.stack = redactor.redact(error.stack);
   return error;
+}
+
+/** The URL a signed-out answer is about: the one asked for when it redirected to the login page. */
+function askedUrl(trigger: SignedOutTrigger, requested: string, response: APIResponse): string {
+  return 'redirect' in trigger ? requested : response.url();
 }
 
 /** What the fixtures read of an answer: its status, where it ended, and where it was going. */

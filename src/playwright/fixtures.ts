@@ -239,6 +239,13 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
       const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };
       const what = `${describeTrigger(request.trigger, request.url)} from ${request.method} ${redactedUrl(request.url)}`;
       if (await auth.isDenial(user, answer)) return false;
+      const since = await auth.suspectSince(user, answer);
+      // A session made by the re-sign-in this answer caused, refused the same way.
+      if (since !== undefined && dead.createdAt >= since) {
+        await auth.rememberDenial(user, answer);
+        note(`${user}: a session signed in again after ${what} got it too: a denial, not a dead session (remembered: not signed in again for it)`);
+        return false;
+      }
       if (tried) {
         if (renewed && dead !== renewed.from && sameAnswer(renewed.answer, answer)) {
           await auth.rememberDenial(user, answer);
@@ -258,6 +265,8 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
       }
       if (result.session === dead) return false;
       renewed = { from: dead, answer };
+      // Not sent again in this test: the next answer to it with the new session decides.
+      if (!request.retried) await auth.rememberSuspect(user, answer, result.session.createdAt);
       const how = result.source === 'fresh' ? 'signed in again' : 'took the session another worker signed in again';
       note(`${user}: ${how} after ${what}`);
       return true;

@@ -59,7 +59,8 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
     const dead = await state.carried(request);
     if (!dead) return;
     const asked = 'redirect' in trigger ? firstOfChain(request) : request;
-    const signedOut = { method: asked.method(), url: 'redirect' in trigger ? asked.url() : response.url(), trigger };
+    const method = asked.method();
+    const signedOut = { method, url: 'redirect' in trigger ? asked.url() : response.url(), trigger, retried: loaded !== undefined && IDEMPOTENT.has(method) };
     // The new session was refused too: that answer is the test's to see (no reload loop), and
     // reauth learns whether it was a denial.
     if (renewal && dead !== renewedFrom) {
@@ -78,7 +79,7 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
         return false;
       }
     })();
-    if (!(await renewal) || !loaded || !IDEMPOTENT.has(signedOut.method)) return;
+    if (!(await renewal) || !loaded || !signedOut.retried) return;
     // Loading again before the test's own navigation has finished would cut it short.
     await loaded;
     const frame = request.frame();

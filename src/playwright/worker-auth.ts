@@ -27,10 +27,12 @@ import {
   quickConfigKey,
   readRunDigest,
   rememberDenial,
+  rememberSuspect,
   removeUnreachableSessions,
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
+  suspectSince,
   writeRunDigest,
   type OpenedConfig,
   type SessionSource,
@@ -185,6 +187,18 @@ export class WorkerAuth {
   async rememberDenial(user: string, answer: AnswerOf): Promise<void> {
     const denial = await this.denialOf(user, answer);
     if (denial) rememberDenial(this.locate().cacheDir, denial);
+  }
+
+  /** When the session made by a re-sign-in for `answer` that could not be checked was made, if there was one. */
+  async suspectSince(user: string, answer: AnswerOf): Promise<number | undefined> {
+    const denial = await this.denialOf(user, answer);
+    return denial && suspectSince(this.locate().cacheDir, denial);
+  }
+
+  /** Remembers that `answer` signed `user` in again at `since` and the request was not sent again. */
+  async rememberSuspect(user: string, answer: AnswerOf, since: number): Promise<void> {
+    const denial = await this.denialOf(user, answer);
+    if (denial) rememberSuspect(this.locate().cacheDir, denial, since);
   }
 
   private async denialOf(user: string, { method, url, refusal }: AnswerOf): Promise<Parameters<typeof isKnownDenial>[1] | undefined> {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCacheDir } from './cache-dir.js';
 
 const PREFIX = 'denial-';
+const SUSPECT_PREFIX = 'suspect-';
 
 /**
  * How long a denial is remembered: the server's rules may change, and forgetting costs one
@@ -57,16 +58,55 @@ export function rememberDenial(dir: string, denial: Denial): void {
   removeExpired(dir);
 }
 
-function markerPath(dir: string, { userKey, method, path, refusal }: Denial): string {
+/**
+ * Remembers that `denial` signed the user in again and the request could not be sent again to
+ * see (a POST, a page's fetch): a session made at `since` or later that is refused the same way
+ * proves it a denial ({@link suspectSince}). Best effort, as {@link rememberDenial}.
+ *
+ * @example
+ * rememberSuspect('.auth', { userKey, method: 'POST', path: 'https://a.test/flows', refusal: '401' }, renewed.createdAt);
+ */
+export function rememberSuspect(dir: string, denial: Denial, since: number): void {
+  const path = markerPath(dir, denial, SUSPECT_PREFIX);
+  try {
+    ensureCacheDir(dir);
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, String(since), { mode: 0o600 });
+    renameSync(temp, path);
+  } catch {
+    // Best effort: see above.
+  }
+}
+
+/**
+ * When the session that replaced one refused as `denial` was made ({@link rememberSuspect}), or
+ * undefined (none, expired, unreadable).
+ *
+ * @example
+ * const since = suspectSince('.auth', denial);
+ * if (since !== undefined && dead.createdAt >= since) rememberDenial('.auth', denial);
+ */
+export function suspectSince(dir: string, denial: Denial): number | undefined {
+  const path = markerPath(dir, denial, SUSPECT_PREFIX);
+  try {
+    if (Date.now() - statSync(path).mtimeMs >= DENIAL_MS) return undefined;
+    const text = readFileSync(path, 'utf8').slice(0, 20);
+    return /^\d{1,16}$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function markerPath(dir: string, { userKey, method, path, refusal }: Denial, prefix = PREFIX): string {
   const hash = createHash('sha256').update(`multiauth-denial\0${userKey}\0${method.toUpperCase()}\0${path}\0${refusal}`).digest('hex');
-  return join(dir, `${PREFIX}${hash.slice(0, 32)}`);
+  return join(dir, `${prefix}${hash.slice(0, 32)}`);
 }
 
 function removeExpired(dir: string): void {
   const now = Date.now();
   try {
     for (const name of readdirSync(dir)) {
-      if (!name.startsWith(PREFIX)) continue;
+      if (!name.startsWith(PREFIX) && !name.startsWith(SUSPECT_PREFIX)) continue;
       const path = join(dir, name);
       if (now - statSync(path).mtimeMs > DENIAL_MS) rmSync(path, { force: true });
     }

@@ -20,7 +20,7 @@ export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
-export { isKnownDenial, rememberDenial, type Denial } from './denials.js';
+export { isKnownDenial, rememberDenial, rememberSuspect, suspectSince, type Denial } from './denials.js';
 export { digestOf, quickConfigKey, readRunDigest, runId, writeRunDigest, type RunDigest } from './run-digest.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 export { digestInChild, type DigestRequest } from './digest-in-child.js';
