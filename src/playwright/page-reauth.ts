@@ -6,8 +6,8 @@ import { IDEMPOTENT, type Reauthenticate } from './authed-request.js';
 export interface PageSessionState {
   /**
    * The session `request` carried, or undefined when it carried none of it (a request outside
-   * the scope, or to a host the session's cookies do not go to): only such a 401 is a verdict on
-   * the session.
+   * the scope, or to a host the session's cookies do not go to): only such an answer is a verdict
+   * on the session.
    */
   carried(request: Request): Promise<Session | undefined>;
   /** Makes the context send the user's current session from now on (cookies in its jar). */
