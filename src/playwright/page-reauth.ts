@@ -42,6 +42,7 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
   let renewedFrom: Session | undefined;
   // The latest navigation of each frame: a reload must not undo one the test started since.
   const latestNavigation = new WeakMap<Frame, Request>();
+  const reloaded = new WeakSet<Request>();
 
   context.on('request', (request) => {
     if (request.isNavigationRequest()) latestNavigation.set(request.frame(), request);
@@ -68,7 +69,7 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
       return;
     }
     renewedFrom ??= dead;
-    renewal ??= (async () => {
+    const current = (renewal ??= (async () => {
       try {
         const renewed = await reauth.renew(dead, signedOut);
         if (renewed) await state.adopt();
@@ -78,13 +79,21 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
         // user); the page keeps its answer and the test sees it.
         return false;
       }
-    })();
-    if (!(await renewal) || !loaded || !signedOut.retried) return;
+    })());
+    const renewed = await current;
+    // No new session (a denial, a session that passed its check): a later answer may still renew it.
+    if (!renewed && renewal === current) {
+      renewal = undefined;
+      renewedFrom = undefined;
+    }
+    if (!renewed || !loaded || !signedOut.retried) return;
     // Loading again before the test's own navigation has finished would cut it short.
     await loaded;
     const frame = request.frame();
     const latest = latestNavigation.get(frame);
-    if (!latest || !inChain(latest, request) || frame.isDetached()) return;
+    // One load again per navigation: a redirect to a login page that itself answers 401 is two triggers.
+    if (!latest || !inChain(latest, request) || frame.isDetached() || reloaded.has(latest)) return;
+    reloaded.add(latest);
     await frame.goto(signedOut.url);
   };
 

@@ -90,19 +90,32 @@ test('a remembered denial leaves the rest alone: a session that really ended is 
     'a.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test.use({ authUser: 'dave' });
-test('denied, then ended', async ({ authedRequest, playwright }) => {
-  expect((await authedRequest.get('/ends/settings')).status()).toBe(401);
+async function endSessions(playwright) {
   const admin = await playwright.request.newContext();
   await admin.post(process.env.DEMO_URL + '/__end-sessions');
   await admin.dispose();
+}
+test('denied, then ended', async ({ authedRequest, playwright }) => {
+  expect((await authedRequest.get('/ends/settings')).status()).toBe(401);
+  await endSessions(playwright);
   const again = await authedRequest.get('/whoami');
   expect(again.status()).toBe(200);
   expect((await again.json()).user).toBe('dave');
 });
+test('page denied, then ended', async ({ page, playwright }) => {
+  expect((await page.goto('/ends/settings'))!.status()).toBe(401);
+  expect((await page.goto('/ends/settings?again=1'))!.status()).toBe(401);
+  await endSessions(playwright);
+  expect((await page.goto('/whoami'))!.status()).toBe(401);
+  await expect(page.locator('body')).toContainText('"user":"dave"');
+});
 `,
   };
   const result = await runInlineProject(files, { env: demoEnv, args: ['--workers=1'] });
-  expect(result.output).toMatch(/1 passed/);
-  expect(demo.counters.signIns).toEqual({ dave: 2 });
-  expect(JSON.stringify(result.annotations['denied, then ended'])).toMatch(/dave: signed in again after HTTP 401 from GET http:\/\/127\.0\.0\.1:\d+\/whoami/);
+  expect(result.output).toMatch(/2 passed/);
+  // dave's sign-in, and one in each test after the server ended his session.
+  expect(demo.counters.signIns).toEqual({ dave: 3 });
+  for (const title of ['denied, then ended', 'page denied, then ended']) {
+    expect(JSON.stringify(result.annotations[title])).toMatch(/dave: signed in again after HTTP 401 from GET http:\/\/127\.0\.0\.1:\d+\/whoami/);
+  }
 });
