@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCacheDir } from './cache-dir.js';
@@ -70,8 +70,9 @@ export function rememberSuspect(dir: string, denial: Denial, since: number): voi
   const path = markerPath(dir, denial, SUSPECT_PREFIX);
   try {
     ensureCacheDir(dir);
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, String(since), { mode: 0o600 });
+    // A new file (never through a link left in the directory), then renamed over the old one.
+    const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(temp, String(since), { mode: 0o600, flag: 'wx' });
     renameSync(temp, path);
   } catch {
     // Best effort: see above.
