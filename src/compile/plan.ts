@@ -97,13 +97,24 @@ export interface PlanUser {
   mtls: boolean;
   /** How to know the user's session works (`validation`), when a check applies to it. */
   validation?: PlanValidation;
-  /** false: a 401 does not sign this user in again (its own or the top-level `reauth: false`). */
-  reauth?: false;
+  /**
+   * What a "signed out" answer looks like (`reauth`, the nearest one): false = none signs this user
+   * in again; unset = the default, HTTP 401.
+   */
+  reauth?: false | PlanReauth;
   /**
    * Unset environment variables this user's part of the config needs (`markMissingEnv`), each a
    * located error: the user cannot sign in, the others can. Absent when none is missing.
    */
   missingEnv?: ConfigIssue[];
+}
+
+/** The answers that mean a user's session is dead (`reauth`), resolved by compile. */
+export interface PlanReauth {
+  /** Statuses, e.g. `[401, 403]`. */
+  onStatus: number[];
+  /** Globs of redirect targets: paths (`/accounts/login/**`) or absolute URLs. */
+  onRedirect: string[];
 }
 
 /**

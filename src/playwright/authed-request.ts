@@ -6,6 +6,7 @@ import { fetchArguments, readApiCall, type FetchOptions } from './api-call.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { toStorageState } from './storage-state.js';
 import type { Redactor } from '../core/redactor.js';
+import type { Answer, SignedOutTrigger } from './signed-out.js';
 
 /**
  * The current session of a user: a memo hit while it is valid, refreshed (once across workers)
@@ -19,11 +20,26 @@ const METHODS = ['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head'] as co
 /** Requests sent again after a new sign-in: those that do the same thing twice (RFC 9110 9.2.2). */
 export const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/**
- * Called when a request sent with `dead` got HTTP 401: signs the user in again when the session is
- * dead (once across workers) and resolves true when there is a new session to send with.
- */
-export type Reauthenticate = (dead: Session, request: { method: string; url: string }) => Promise<boolean>;
+/** A request whose answer said "signed out", and what in it did. */
+export interface SignedOutRequest {
+  method: string;
+  url: string;
+  trigger: SignedOutTrigger;
+  /** Whether the request is sent again with a new session (so its answer goes to `renew` too when refused). */
+  retried: boolean;
+}
+
+/** What the fixtures do with answers that say a user is signed out (the user's `reauth`). */
+export interface Reauthenticate {
+  /** What in `answer` says the session is dead, or undefined (an ordinary answer, a denial). */
+  signedOut(answer: Answer): SignedOutTrigger | undefined;
+  /**
+   * Called when a request sent with `dead` got a signed-out answer: signs the user in again when
+   * the session is dead (once across workers) and resolves true when there is a new session to
+   * send with; false when the answer is the test's to see (a denial, a second time in a test).
+   */
+  renew(dead: Session, request: SignedOutRequest): Promise<boolean>;
+}
 
 /**
  * Wraps an `APIRequestContext` so every request carries the user's current session, as
@@ -40,9 +56,11 @@ export type Reauthenticate = (dead: Session, request: { method: string; url: str
  * Playwright's errors list the request's headers in their call log: an error of a request sent for
  * the user has every secret `redactor` knows masked, in its message and stack.
  *
- * A response with HTTP 401 asks `reauth` for a new session (never a 403: authorization tests rely
- * on it); an idempotent request (GET, HEAD, OPTIONS, PUT, DELETE) is then sent once more with it,
- * any other returns the 401 and the next request gets the new session.
+ * A response that says the user is signed out (`reauth.signedOut`: HTTP 401 by default; a 403 or
+ * a redirect to the login page when the config says so) asks `reauth` for a new session; an
+ * idempotent request (GET, HEAD, OPTIONS, PUT, DELETE) is then sent once more with it, any other
+ * returns its answer and the next request gets the new session. The answer to the retry goes to
+ * `reauth` too: refused the same way, it was a denial.
  *
  * @example
  * const request = wrapRequestContext(await playwright.request.newContext({ baseURL }), live, baseURL, redactor);
@@ -90,14 +108,19 @@ export function wrapRequestContext(
         const [url, sent] = fetchArguments(call, applySession(s, call.request, { cookieJar: true }));
         if (!digest) {
           const response = await send(url, sent);
-          if (response.status() !== 401 || !reauth) return response;
+          if (!reauth) return response;
           const method = String(sent.method ?? 'GET').toUpperCase();
-          if (!(await reauth(s, { method, url: response.url() })) || !IDEMPOTENT.has(method)) return response;
+          const trigger = reauth.signedOut(answerOf(response, url));
+          if (!trigger || !(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method) })) || !IDEMPOTENT.has(method)) return response;
           await response.dispose();
           const renewed = await session();
           await bind(renewed, call.request.url);
           const [again, resent] = fetchArguments(call, applySession(renewed, call.request, { cookieJar: true }));
-          return send(again, resent);
+          const retried = await send(again, resent);
+          const refused = reauth.signedOut(answerOf(retried, again));
+          // Refused again with a new session: renew learns the answer is a denial (it signs in no more in this test).
+          if (refused) await reauth.renew(renewed, { method, url: askedUrl(refused, again, retried), trigger: refused, retried: false });
+          return retried;
         }
         const method = sent.method as string;
         const early = answerChallenge(digest, { method, url });
@@ -120,6 +143,17 @@ function masked(error: unknown, redactor: Redactor): unknown {
   error.message = redactor.redact(error.message);
   if (error.stack) error.stack = redactor.redact(error.stack);
   return error;
+}
+
+/** The URL a signed-out answer is about: the one asked for when it redirected to the login page. */
+function askedUrl(trigger: SignedOutTrigger, requested: string, response: APIResponse): string {
+  return 'redirect' in trigger ? requested : response.url();
+}
+
+/** What the fixtures read of an answer: its status, where it ended, and where it was going. */
+function answerOf(response: APIResponse, requested: string): Answer {
+  const location = response.headers().location;
+  return { status: response.status(), url: response.url(), requested, ...(location === undefined ? {} : { location }) };
 }
 
 function withAuthorization(options: FetchOptions, authorization: string): FetchOptions {

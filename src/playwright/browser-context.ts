@@ -19,8 +19,8 @@ const MAX_REDIRECTS = 20;
  * domain bound to the scope's hosts; with none, to each host as requests go there), and are
  * renewed in the context when the session is refreshed.
  *
- * With `reauth`, a 401 to a request that carried the session signs the user in again
- * ({@link watchPageSessions}).
+ * With `reauth`, a "signed out" answer (a 401, or what the user's `reauth` says) to a request
+ * that carried the session signs the user in again ({@link watchPageSessions}).
  *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
@@ -37,7 +37,7 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     }
     return session;
   };
-  // What each routed request carried: a 401 to it is a verdict on that session.
+  // What each routed request carried: a signed-out answer to it is a verdict on that session.
   const sent = new WeakMap<Request, Session>();
   // Digest users are answered by the browser itself (httpCredentials): a 401 is its challenge.
   const renewal: PageRenewal | undefined = reauth && !initial.digest

@@ -14,7 +14,8 @@ import {
 import { dirname, resolve } from 'node:path';
 import { launchDiscovered, type Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
-import { WorkerAuth } from './worker-auth.js';
+import { WorkerAuth, type AnswerOf } from './worker-auth.js';
+import { describeTrigger, signedOutBy, triggerKind } from './signed-out.js';
 import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
@@ -107,8 +108,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       if (!authUser) return use(undefined);
       const resolved = await _multiauth.session(authUser);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(authUser, resolved.source) });
-      // One re-sign-in per test, whether the page or authedRequest saw the 401 first.
-      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo), reauth: reauthenticate(_multiauth, authUser, testInfo) });
+      // One re-sign-in per test, whether the page or authedRequest saw the signed-out answer first.
+      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo), reauth: await reauthenticate(_multiauth, authUser, testInfo) });
     },
     { box: true },
   ],
@@ -172,7 +173,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const { session, source } = await _multiauth.session(user);
       testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
       const live = liveSession(_multiauth, user, testInfo);
-      const reauth = reauthenticate(_multiauth, user, testInfo);
+      const reauth = await reauthenticate(_multiauth, user, testInfo);
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       const certificates = await clientCertificatesFor(_multiauth, user);
       const context = await browser.newContext({
@@ -224,20 +225,55 @@ function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSe
 }
 
 /**
- * What a 401 to `user`'s request does: a new session once across workers, and a note on the test.
- * Once per test: an endpoint that answers 401 to a working session too must not sign the user in
- * at every call.
+ * What a "signed out" answer to `user`'s request does (the user's `reauth`): a new session once
+ * across workers, and a note on the test. Once per test: an endpoint that refuses a working
+ * session too must not sign the user in at every call. An answer is a denial, returned to the
+ * test as it is and remembered for every worker, when the session passes its `validation`, or
+ * when the new session is refused the same way; a remembered denial signs nobody in.
  */
-function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Reauthenticate {
+async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Promise<Reauthenticate> {
+  const rule = await auth.signedOutRule(user);
+  const note = (description: string) => testInfo.annotations.push({ type: 'multiauth', description });
   let tried = false;
-  return async (dead, request) => {
-    if (tried) return false;
-    tried = true;
-    const renewed = await auth.renew(user, dead);
-    if (!renewed || renewed.session === dead) return false;
-    const how = renewed.source === 'fresh' ? 'signed in again' : 'took the session another worker signed in again';
-    testInfo.annotations.push({ type: 'multiauth', description: `${user}: ${how} after HTTP 401 from ${request.method} ${redactedUrl(request.url)}` });
-    return true;
+  let renewed: { from: Session; answer: AnswerOf } | undefined;
+  return {
+    signedOut: (answer) => (rule ? signedOutBy(rule, answer) : undefined),
+    renew: async (dead, request) => {
+      const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };
+      const what = `${describeTrigger(request.trigger, request.url)} from ${request.method} ${redactedUrl(request.url)}`;
+      if (await auth.isDenial(user, answer)) return false;
+      const since = await auth.suspectSince(user, answer);
+      // A session made by the re-sign-in this answer caused, refused the same way.
+      if (since !== undefined && dead.createdAt >= since) {
+        await auth.rememberDenial(user, answer);
+        note(`${user}: a session signed in again after ${what} got it too: a denial, not a dead session (remembered: not signed in again for it)`);
+        return false;
+      }
+      if (tried) {
+        if (renewed && dead !== renewed.from && sameAnswer(renewed.answer, answer)) {
+          await auth.rememberDenial(user, answer);
+          note(`${user}: the new session got ${what} too: a denial, not a dead session (remembered: not signed in again for it)`);
+        }
+        return false;
+      }
+      tried = true;
+      const result = await auth.renew(user, dead);
+      if (!result) return false;
+      if (result.kept) {
+        // No sign-in was spent: a real end of the session later in the test may still renew it.
+        tried = false;
+        await auth.rememberDenial(user, answer);
+        note(`${user}: kept the session, which passed its validation, after ${what}: a denial, not a dead session`);
+        return false;
+      }
+      if (result.session === dead) return false;
+      renewed = { from: dead, answer };
+      // Not sent again in this test: the next answer to it with the new session decides.
+      if (!request.retried) await auth.rememberSuspect(user, answer, result.session.createdAt);
+      const how = result.source === 'fresh' ? 'signed in again' : 'took the session another worker signed in again';
+      note(`${user}: ${how} after ${what}`);
+      return true;
+    },
   };
 }
 
@@ -248,6 +284,12 @@ function recordsTrace(trace: PlaywrightWorkerOptions['trace'], retry: number): b
   if (mode === 'on-first-retry') return retry === 1;
   if (mode === 'on-all-retries') return retry > 0;
   return true;
+}
+
+/** The same request refused the same way (the query aside). */
+function sameAnswer(a: AnswerOf, b: AnswerOf): boolean {
+  const path = (url: string) => url.replace(/[?#].*$/s, '');
+  return a.method === b.method && a.refusal === b.refusal && path(a.url) === path(b.url);
 }
 
 function describeSource(user: string, source: SessionSource): string {

@@ -6,8 +6,8 @@ import { IDEMPOTENT, type Reauthenticate } from './authed-request.js';
 export interface PageSessionState {
   /**
    * The session `request` carried, or undefined when it carried none of it (a request outside
-   * the scope, or to a host the session's cookies do not go to): only such a 401 is a verdict on
-   * the session.
+   * the scope, or to a host the session's cookies do not go to): only such an answer is a verdict
+   * on the session.
    */
   carried(request: Request): Promise<Session | undefined>;
   /** Makes the context send the user's current session from now on (cookies in its jar). */
@@ -21,14 +21,17 @@ export interface PageRenewal {
 }
 
 /**
- * Signs the user in again when a signed-in page's request that carried the session gets HTTP 401
- * (never 403: authorization tests rely on it), as `authedRequest` does: `reauth` decides (once per
- * test, once across workers). The context then carries the new session; requests sent meanwhile
- * wait for it. A page request cannot be sent again unseen, as `authedRequest` does, without
- * taking every page request out of the browser's network stack (streams, caching); so a frame
- * whose navigation got the 401 (GET or another idempotent method) is loaded again, unless the test
- * has navigated it elsewhere since. Other requests (fetch, XHR) get their 401, and the next one
- * carries the new session.
+ * Signs the user in again when a signed-in page's request that carried the session gets an answer
+ * that says "signed out" (`reauth.signedOut`: HTTP 401 by default; a 403 or a redirect to the
+ * login page when the config says so), as `authedRequest` does: `reauth` decides (once per test,
+ * once across workers). The context then carries the new session; requests sent meanwhile wait
+ * for it. A page request cannot be sent again unseen, as `authedRequest` does, without taking every
+ * page request out of the browser's network stack (streams, caching); so a frame whose navigation
+ * got the answer (GET or another idempotent method) is loaded again, at the URL it asked for when
+ * it was redirected to the login page, unless the test has navigated it elsewhere since. Other
+ * requests (fetch, XHR) get their answer, and the next one carries the new session. A signed-out
+ * answer to a request that carried the new session goes to `reauth` too (it may be a denial),
+ * and to the test.
  *
  * @example
  * const renewal = watchPageSessions(context, state, reauth);
@@ -39,37 +42,59 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
   let renewedFrom: Session | undefined;
   // The latest navigation of each frame: a reload must not undo one the test started since.
   const latestNavigation = new WeakMap<Frame, Request>();
+  const reloaded = new WeakSet<Request>();
 
   context.on('request', (request) => {
     if (request.isNavigationRequest()) latestNavigation.set(request.frame(), request);
   });
 
   const onResponse = async (response: Response): Promise<void> => {
-    if (response.status() !== 401) return;
     const request = response.request();
-    // Registered before any await: the 401 page commits soon after its headers arrive.
+    // Location is no security header: the synchronous headers have it, and no await may come
+    // before the load is awaited below.
+    const location = response.status() >= 300 && response.status() < 400 ? response.headers().location : undefined;
+    const trigger = reauth.signedOut({ status: response.status(), url: response.url(), ...(location === undefined ? {} : { location }) });
+    if (!trigger) return;
+    // Registered before any await: the answer's page commits soon after its headers arrive.
     const loaded = request.isNavigationRequest() ? documentLoaded(request.frame()) : undefined;
     const dead = await state.carried(request);
-    // The new session got a 401 too: that one is the test's to see (no reload loop).
-    if (!dead || (renewal && dead !== renewedFrom)) return;
+    if (!dead) return;
+    const asked = 'redirect' in trigger ? firstOfChain(request) : request;
+    const method = asked.method();
+    const signedOut = { method, url: 'redirect' in trigger ? asked.url() : response.url(), trigger, retried: loaded !== undefined && IDEMPOTENT.has(method) };
+    // The new session was refused too: that answer is the test's to see (no reload loop), and
+    // reauth learns whether it was a denial.
+    if (renewal && dead !== renewedFrom) {
+      await reauth.renew(dead, signedOut);
+      return;
+    }
     renewedFrom ??= dead;
-    renewal ??= (async () => {
+    const current = (renewal ??= (async () => {
       try {
-        const renewed = await reauth(dead, { method: request.method(), url: response.url() });
+        const renewed = await reauth.renew(dead, signedOut);
         if (renewed) await state.adopt();
         return renewed;
       } catch {
         // The failed sign-in is remembered for the run (and annotated by the next use of the
-        // user); the page keeps its 401 and the test sees it.
+        // user); the page keeps its answer and the test sees it.
         return false;
       }
-    })();
-    if (!(await renewal) || !loaded || !IDEMPOTENT.has(request.method())) return;
+    })());
+    const renewed = await current;
+    // No new session (a denial, a session that passed its check): a later answer may still renew it.
+    if (!renewed && renewal === current) {
+      renewal = undefined;
+      renewedFrom = undefined;
+    }
+    if (!renewed || !loaded || !signedOut.retried) return;
     // Loading again before the test's own navigation has finished would cut it short.
     await loaded;
     const frame = request.frame();
-    if (latestNavigation.get(frame) !== request || frame.isDetached()) return;
-    await frame.goto(response.url());
+    const latest = latestNavigation.get(frame);
+    // One load again per navigation: a redirect to a login page that itself answers 401 is two triggers.
+    if (!latest || !inChain(latest, request) || frame.isDetached() || reloaded.has(latest)) return;
+    reloaded.add(latest);
+    await frame.goto(signedOut.url);
   };
 
   context.on('response', (response) => {
@@ -82,6 +107,29 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
       if (renewal) await renewal;
     },
   };
+}
+
+/** The longest redirect chain walked (browsers stop at 20). */
+const MAX_REDIRECTS = 20;
+
+/** The request the page asked for, before the redirects that led to `request`. */
+function firstOfChain(request: Request): Request {
+  let first = request;
+  for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
+    const previous = first.redirectedFrom();
+    if (!previous) break;
+    first = previous;
+  }
+  return first;
+}
+
+/** Whether `request` is `latest` or one of the requests that redirected to it. */
+function inChain(latest: Request, request: Request): boolean {
+  let current: Request | null = latest;
+  for (let hops = 0; current && hops <= MAX_REDIRECTS; hops++, current = current.redirectedFrom()) {
+    if (current === request) return true;
+  }
+  return false;
 }
 
 /** The longest wait for a 401 page to load before it is loaded again. */

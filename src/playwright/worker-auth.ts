@@ -22,19 +22,24 @@ import {
   configOwner,
   digestOf,
   firstInRun,
+  isKnownDenial,
   openConfig,
   quickConfigKey,
   readRunDigest,
+  rememberDenial,
+  rememberSuspect,
   removeUnreachableSessions,
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
+  suspectSince,
   writeRunDigest,
   type OpenedConfig,
   type SessionSource,
   type RunDigest,
 } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
+import { DEFAULT_SIGNED_OUT, type SignedOutRule } from './signed-out.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
 export interface WorkerAuthOptions {
@@ -53,6 +58,21 @@ export interface WorkerAuthOptions {
 export interface WorkerSession {
   session: Session;
   source: SessionSource;
+}
+
+/** What {@link WorkerAuth.renew} found: a new session, or the old one kept because it passed its check. */
+export interface RenewedSession extends WorkerSession {
+  /** The session was not dead: it passed the user's `validation`, so the answer was a denial. */
+  kept: boolean;
+}
+
+/** An answer to one of the user's requests that may be a denial rather than a dead session. */
+export interface AnswerOf {
+  method: string;
+  /** The request's URL (its query is not part of the answer's identity). */
+  url: string;
+  /** How it was refused: a status (`401`) or `redirect`. */
+  refusal: string;
 }
 
 /** What a sign-in of a user without static credentials is completed with: nothing. */
@@ -149,21 +169,67 @@ export class WorkerAuth {
   }
 
   /**
-   * A new session for `user`, whose session `dead` a server answered 401 (see
+   * A new session for `user`, whose session `dead` a server answered as signed out (see
    * `SessionStore.renew`: once across workers; a check, when the user has one, may find the session
-   * alive). Undefined when the user cannot be signed in again: `reauth: false`, or a user without a
-   * procedure (its session is its config).
+   * alive: then it is `kept`). Undefined when the user cannot be signed in again: `reauth: false`,
+   * or a user without a procedure (its session is its config).
    */
-  async renew(user: string, dead: Session): Promise<WorkerSession | undefined> {
+  async renew(user: string, dead: Session): Promise<RenewedSession | undefined> {
     try {
       const digest = await this.digestOrOpen();
       const produced = this.producedOf.get(dead);
       if (digest.noReauthUsers.includes(user) || digest.staticUsers.includes(user) || !produced) return undefined;
       const renewed = await (await this.store()).renew(user, produced);
-      return { session: await this.complete(renewed.session, digest), source: renewed.source };
+      const kept = renewed.source === 'cached' && renewed.session.createdAt === produced.createdAt;
+      return { session: await this.complete(renewed.session, digest), source: renewed.source, kept };
     } catch (error) {
       throw toSpecError(error, this.redactor);
     }
+  }
+
+  /** What a "signed out" answer looks like for `user` (`reauth`), or false when none signs it in again. */
+  async signedOutRule(user: string): Promise<SignedOutRule | false> {
+    const digest = await this.digestOrOpen();
+    if (digest.noReauthUsers.includes(user)) return false;
+    return digest.reauthRules.find((rule) => rule.user === user) ?? DEFAULT_SIGNED_OUT;
+  }
+
+  /** Whether `answer` to `user` was found a denial (in this run or a recent one), not a dead session. */
+  async isDenial(user: string, answer: AnswerOf): Promise<boolean> {
+    const denial = await this.denialOf(user, answer);
+    return denial !== undefined && isKnownDenial(this.locate().cacheDir, denial);
+  }
+
+  /** Remembers, for every worker, that `answer` is what `user` gets with a working session. */
+  async rememberDenial(user: string, answer: AnswerOf): Promise<void> {
+    const denial = await this.denialOf(user, answer);
+    if (denial) rememberDenial(this.locate().cacheDir, denial);
+  }
+
+  /** When the session made by a re-sign-in for `answer` that could not be checked was made, if there was one. */
+  async suspectSince(user: string, answer: AnswerOf): Promise<number | undefined> {
+    const denial = await this.denialOf(user, answer);
+    return denial && suspectSince(this.locate().cacheDir, denial);
+  }
+
+  /** Remembers that `answer` signed `user` in again at `since` and the request was not sent again. */
+  async rememberSuspect(user: string, answer: AnswerOf, since: number): Promise<void> {
+    const denial = await this.denialOf(user, answer);
+    if (denial) rememberSuspect(this.locate().cacheDir, denial, since);
+  }
+
+  private async denialOf(user: string, { method, url, refusal }: AnswerOf): Promise<Parameters<typeof isKnownDenial>[1] | undefined> {
+    const digest = await this.digestOrOpen();
+    const index = digest.users.indexOf(user);
+    let path: string;
+    try {
+      const parsed = new URL(url);
+      path = parsed.origin + parsed.pathname;
+    } catch {
+      return undefined;
+    }
+    if (index < 0) return undefined;
+    return { userKey: this.scopeKey(digest.userKeys[index] as string), method, path, refusal };
   }
 
   /** A cached sign-in as a session: with the config's credentials when the user has any. */

@@ -22,6 +22,7 @@ export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
 export { digestOf, quickConfigKey, readRunDigest, writeRunDigest, type RunDigest } from './run-digest.js';
 export { runId, shareRunId } from './run-id.js';
+export { isKnownDenial, rememberDenial, rememberSuspect, suspectSince, type Denial } from './denials.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 export { digestInChild, type DigestRequest } from './digest-in-child.js';
 

@@ -38,6 +38,8 @@ export interface RunDigest {
   checkedUsers: string[];
   /** Users a 401 does not sign in again (`reauth: false`, theirs or the top level's). */
   noReauthUsers: string[];
+  /** Users whose "signed out" answers are not the default (HTTP 401 alone): theirs (`reauth`). */
+  reauthRules: Array<{ user: string; onStatus: number[]; onRedirect: string[] }>;
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -115,7 +117,16 @@ function isDigest(data: unknown): data is RunDigest {
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
-    && typeof d.checked === 'boolean';
+    && isReauthRules(d.reauthRules) && typeof d.checked === 'boolean';
+}
+
+function isReauthRules(value: unknown): boolean {
+  const statuses = (v: unknown) => Array.isArray(v) && v.length <= 20 && v.every((n) => Number.isInteger(n));
+  const globs = (v: unknown) => Array.isArray(v) && v.length <= 20 && v.every((s) => typeof s === 'string' && s.length <= 2048);
+  return Array.isArray(value) && value.length <= 100_000 && value.every((rule: unknown) => {
+    const r = rule as Record<string, unknown> | null;
+    return typeof r === 'object' && r !== null && typeof r.user === 'string' && statuses(r.onStatus) && globs(r.onRedirect);
+  });
 }
 
 /**
@@ -137,6 +148,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     configUsers: plan.users.filter((user) => user.procedure !== undefined && needsConfig(plan, user)).map((user) => user.name),
     checkedUsers: plan.users.filter((user) => user.validation !== undefined).map((user) => user.name),
     noReauthUsers: plan.users.filter((user) => user.reauth === false).map((user) => user.name),
+    reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect] }] : [])),
     checked,
   };
 }

@@ -4,6 +4,7 @@ export * from './request.js';
 export * from './browser.js';
 export * from './procedure.js';
 export * from './validation.js';
+export * from './reauth.js';
 export * from './user.js';
 export * from './presets.js';
 export * from './root.js';

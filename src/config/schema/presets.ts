@@ -3,6 +3,7 @@ import { CloudRegion, Scopes, StringMap, TokenExtraction, TokenInjection, NameVa
 import { DigestSecondRequest, HttpRequestPreset } from './request.js';
 import { BrowserProject } from './browser.js';
 import { ValidationSetting } from './validation.js';
+import { ReauthSetting } from './reauth.js';
 
 /**
  * The eleven presets of the format. Each lists its own users; `compile/` turns every preset into
@@ -23,8 +24,8 @@ const perUser = {
   /** Injected during authentication and in authenticated requests. */
   headers: StringMap.optional(),
   cookies: StringMap.optional(),
-  /** `false`: a 401 does not sign this user in again (see the top-level `reauth`). */
-  reauth: z.boolean().optional(),
+  /** What a signed-out answer looks like for this user (see the top-level `reauth`); the nearest wins. */
+  reauth: ReauthSetting.optional(),
 };
 
 /** BasicUserPreset: also the user of the digest preset. */
@@ -39,6 +40,7 @@ export type BasicUserPreset = z.infer<typeof BasicUserPreset>;
 export const BasicPreset = z.strictObject({
   type: z.literal('basic'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(BasicUserPreset),
 });
 
@@ -46,6 +48,7 @@ export const BasicPreset = z.strictObject({
 export const HeadersPreset = z.strictObject({
   type: z.literal('headers'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -71,6 +74,7 @@ export const HttpUserPreset = z.strictObject({
 export const HttpPreset = z.strictObject({
   type: z.literal('http'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(HttpUserPreset),
   request: HttpRequestPreset,
   extractions: z.array(TokenExtraction),
@@ -81,6 +85,7 @@ export const HttpPreset = z.strictObject({
 export const DigestPreset = z.strictObject({
   type: z.literal('digest'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(BasicUserPreset),
   first_request: HttpRequestPreset,
   second_request: DigestSecondRequest.optional(),
@@ -90,6 +95,7 @@ export const DigestPreset = z.strictObject({
 export const GraphqlPreset = z.strictObject({
   type: z.literal('graphql'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -112,6 +118,7 @@ export const ClientAuth = z.enum(['post', 'basic']);
 export const OAuthClientCredentialsPreset = z.strictObject({
   type: z.literal('oauth_client_credentials'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -144,6 +151,7 @@ const UserpassUser = z.strictObject({
 export const OAuthUserpassPreset = z.strictObject({
   type: z.enum(['oauth_userpass', 'oauth_ropc']),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(UserpassUser),
   url: z.string().min(1),
   client_id: z.string().min(1),
@@ -155,6 +163,7 @@ export const OAuthUserpassPreset = z.strictObject({
 export const PoolUserpassPreset = z.strictObject({
   type: z.enum(['pool_userpass', 'cognito_userpass']),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(UserpassUser),
   region: CloudRegion,
   client_id: z.string().min(1),
@@ -168,6 +177,7 @@ export const PoolUserpassPreset = z.strictObject({
 export const WebdriverPreset = z.strictObject({
   type: z.literal('webdriver'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -190,6 +200,7 @@ export const WebdriverPreset = z.strictObject({
 export const CurlPreset = z.strictObject({
   type: z.literal('curl'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -207,6 +218,7 @@ export const CurlPreset = z.strictObject({
 export const CurlSequencePreset = z.strictObject({
   type: z.literal('curl_sequence'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   users: z.array(
     z.strictObject({
       username: z.string().min(1),
@@ -234,6 +246,7 @@ export const CurlSequencePreset = z.strictObject({
 export const OAuthAuthzCodeBrowserPreset = z.strictObject({
   type: z.literal('oauth_authz_code_browser'),
   validation: ValidationSetting.optional(),
+  reauth: ReauthSetting.optional(),
   /** The provider's authorization endpoint. */
   authorization_url: z.string().min(1),
   /** The provider's token endpoint. */

@@ -3,6 +3,7 @@ import { Preset } from './presets.js';
 import { Procedure } from './procedure.js';
 import { User } from './user.js';
 import { Validation } from './validation.js';
+import { ReauthSetting } from './reauth.js';
 
 /**
  * An mTLS client certificate, in Playwright's `clientCertificates` shape (extension of the format).
@@ -37,11 +38,12 @@ export const AuthConfig = z.strictObject({
    */
   lifetime: z.int().positive().optional(),
   /**
-   * Whether a request that carried a session and got HTTP 401 (from `authedRequest` or a signed-in
-   * page) signs the user in again (once across workers) and retries when idempotent; default true.
-   * A user's own `reauth` wins.
+   * Which answers to a request that carried a session (from `authedRequest` or a signed-in page)
+   * mean "signed out" and sign the user in again (once per test, once across workers), retrying
+   * when idempotent: `on_status` (default `[401]`), `on_redirect` (the login page's path or URL
+   * globs); `false`: none. A preset's or user's own `reauth` wins.
    */
-  reauth: z.boolean().optional(),
+  reauth: ReauthSetting.optional(),
   /** How to know a session works, for every user that does not say otherwise (`false`: none). */
   validation: z.union([z.literal(false), Validation]).optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Credentials, Variables } from './common.js';
 import { ValidationSetting } from './validation.js';
+import { ReauthSetting } from './reauth.js';
 
 /** UserRefresh: how and when a user's session is renewed. */
 export const UserRefresh = z.strictObject({
@@ -23,7 +24,7 @@ export const User = z.strictObject({
   repeater_mtls: z.boolean().optional(),
   /** How to know this user's session works; see `Validation`. */
   validation: ValidationSetting.optional(),
-  /** `false`: a 401 does not sign this user in again (the top-level `reauth` for everyone). */
-  reauth: z.boolean().optional(),
+  /** What a signed-out answer looks like for this user; `false`: none signs it in again (wins over the preset's and top level's). */
+  reauth: ReauthSetting.optional(),
 });
 export type User = z.infer<typeof User>;

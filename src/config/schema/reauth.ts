@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** A path glob (`/accounts/login/**`) or an absolute http(s) URL glob. */
+const RedirectGlob = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine((glob) => glob.startsWith('/') || /^https?:\/\//i.test(glob), {
+    message: 'expected a path glob starting with "/" (/accounts/login/**) or an http(s) URL glob',
+  });
+
+/**
+ * What tells that a server no longer honours a session (issue 24): the statuses it answers a dead
+ * session with (default 401), and where it redirects one (its login page).
+ */
+export const ReauthRule = z.strictObject({
+  /** Statuses that mean "signed out"; default `[401]`. A 403 is often a denial: list it only for apps that answer a dead session with it. */
+  on_status: z.array(z.int().min(400).max(599)).min(1).max(20).optional(),
+  /** Redirect targets (a `Location`) that mean "signed out": path globs or URL globs. */
+  on_redirect: z.union([RedirectGlob, z.array(RedirectGlob).min(1).max(20)]).optional(),
+});
+export type ReauthRule = z.infer<typeof ReauthRule>;
+
+/**
+ * `reauth` where it may be written (top level, preset, user; the nearest wins): `false` (a
+ * "signed out" answer is the test's to see), `true` (the defaults), or what "signed out" looks like.
+ */
+export const ReauthSetting = z.union([z.boolean(), ReauthRule]);
+export type ReauthSetting = z.infer<typeof ReauthSetting>;
