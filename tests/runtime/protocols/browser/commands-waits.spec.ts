@@ -21,9 +21,9 @@ test('each waitFor* command waits for the page to change (controls.html changes 
 
 const timeouts: Array<[command: string, target: string, message: RegExp]> = [
   ['waitForElementPresent', 'id=never', /no element matches the target within 1s/],
-  ['waitForElementNotPresent', 'id=hover', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="hover"\]'\).first\(\) to be detached\)/],
-  ['waitForElementVisible', 'id=tip', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="tip"\]'\).first\(\) to be visible\)/],
-  ['waitForElementNotVisible', 'id=hover', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="hover"\]'\).first\(\) to be hidden\)/],
+  ['waitForElementNotPresent', 'id=hover', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="hover"\]'\).first\(\) to be detached[;)]/],
+  ['waitForElementVisible', 'id=tip', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="tip"\]'\).first\(\) to be visible[;)]/],
+  ['waitForElementNotVisible', 'id=hover', /Timeout \d+ms exceeded. \(waiting for locator\('\[id="hover"\]'\).first\(\) to be hidden[;)]/],
   ['waitForElementEditable', 'id=disabled', /the element is not editable \(still not after 1s\)/],
   ['waitForElementNotEditable', 'id=editable', /the element is still editable \(still not after 1s\)/],
 ];
