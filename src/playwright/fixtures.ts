@@ -301,7 +301,7 @@ async function stillAnswered(auth: WorkerAuth, user: string, dead: Session, requ
   const status = await request.probe(last);
   if (status === undefined || status < 200 || status > 299) return undefined;
   const url = new URL(last);
-  return url.origin === new URL(request.url).origin ? url.pathname : url.origin + url.pathname;
+  return url.origin === URL.parse(request.url)?.origin ? url.pathname : url.origin + url.pathname;
 }
 
 /** Whether Playwright may keep a trace of this attempt of a test, by the `trace` option. */
