@@ -7,6 +7,7 @@ import { bindDomainlessCookies } from './cookie-binding.js';
 import { toStorageState } from './storage-state.js';
 import type { Redactor } from '../core/redactor.js';
 import type { Answer, SignedOutTrigger } from './signed-out.js';
+import { PROBE_TIMEOUT_MS } from './implied-validation.js';
 
 /**
  * The current session of a user: a memo hit while it is valid, refreshed (once across workers)
@@ -27,6 +28,11 @@ export interface SignedOutRequest {
   trigger: SignedOutTrigger;
   /** Whether the request is sent again with a new session (so its answer goes to `renew` too when refused). */
   retried: boolean;
+  /**
+   * Sends a GET of a URL once more with the refused session, through the same client, following
+   * no redirect: its status, or undefined when it got none (the implied validation).
+   */
+  probe?: (url: string) => Promise<number | undefined>;
 }
 
 /** What the fixtures do with answers that say a user is signed out (the user's `reauth`). */
@@ -39,6 +45,8 @@ export interface Reauthenticate {
    * send with; false when the answer is the test's to see (a denial, a second time in a test).
    */
   renew(dead: Session, request: SignedOutRequest): Promise<boolean>;
+  /** Told of each GET that `session` got a 2xx answer for, not through a redirect: proof it was alive. */
+  answered?(session: Session, url: string): void;
 }
 
 /**
@@ -111,7 +119,12 @@ export function wrapRequestContext(
           if (!reauth) return response;
           const method = String(sent.method ?? 'GET').toUpperCase();
           const trigger = reauth.signedOut(answerOf(response, url));
-          if (!trigger || !(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method) })) || !IDEMPOTENT.has(method)) return response;
+          if (!trigger) {
+            if (method === 'GET') provedAlive(reauth, s, call.request.url, url, response);
+            return response;
+          }
+          const probe = (target: string) => probeGet(context, s, target, baseURL);
+          if (!(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method), probe })) || !IDEMPOTENT.has(method)) return response;
           await response.dispose();
           const renewed = await session();
           await bind(renewed, call.request.url);
@@ -120,6 +133,7 @@ export function wrapRequestContext(
           const refused = reauth.signedOut(answerOf(retried, again));
           // Refused again with a new session: renew learns the answer is a denial (it signs in no more in this test).
           if (refused) await reauth.renew(renewed, { method, url: askedUrl(refused, again, retried), trigger: refused, retried: false });
+          else if (method === 'GET') provedAlive(reauth, renewed, call.request.url, again, retried);
           return retried;
         }
         const method = sent.method as string;
@@ -143,6 +157,41 @@ function masked(error: unknown, redactor: Redactor): unknown {
   error.message = redactor.redact(error.message);
   if (error.stack) error.stack = redactor.redact(error.stack);
   return error;
+}
+
+/**
+ * Tells `reauth` of a 2xx answer to a GET of `url` (as the caller asked it: the session is applied
+ * again when it is probed) that `session` sent as `sent`, when no redirect answered it.
+ */
+function provedAlive(reauth: Reauthenticate, session: Session, url: string, sent: string, response: APIResponse): void {
+  if (!reauth.answered || response.status() < 200 || response.status() > 299 || !sameUrl(response.url(), sent)) return;
+  reauth.answered(session, url);
+}
+
+/**
+ * A GET of `url` sent with `session` through `context`, bounded and following no redirect (a
+ * login page that answers 200 proves nothing): its status, or undefined when it got none.
+ */
+async function probeGet(context: APIRequestContext, session: Session, url: string, baseURL: string | undefined): Promise<number | undefined> {
+  const call = readApiCall('get', url, { maxRedirects: 0, timeout: PROBE_TIMEOUT_MS }, baseURL);
+  if (!call) return undefined;
+  const [target, options] = fetchArguments(call, applySession(session, call.request, { cookieJar: true }));
+  try {
+    const response = await context.fetch(target, options);
+    const status = response.status();
+    await response.dispose();
+    return status;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
 }
 
 /** The URL a signed-out answer is about: the one asked for when it redirected to the login page. */

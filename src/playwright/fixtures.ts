@@ -20,7 +20,7 @@ import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
-import { wrapRequestContext, type LiveSession, type Reauthenticate } from './authed-request.js';
+import { wrapRequestContext, type LiveSession, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
 import { redactedUrl } from '../core/urls.js';
 import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
@@ -228,16 +228,21 @@ function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSe
  * What a "signed out" answer to `user`'s request does (the user's `reauth`): a new session once
  * across workers, and a note on the test. Once per test: an endpoint that refuses a working
  * session too must not sign the user in at every call. An answer is a denial, returned to the
- * test as it is and remembered for every worker, when the session passes its `validation`, or
- * when the new session is refused the same way; a remembered denial signs nobody in.
+ * test as it is and remembered for every worker, when the session passes its `validation` (a
+ * user without one: when the last GET the session got a 2xx answer for, sent again, still gets
+ * one and refuses a request without credentials), or when the new session is refused the same
+ * way; a remembered denial signs nobody in.
  */
 async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Promise<Reauthenticate> {
   const rule = await auth.signedOutRule(user);
   const note = (description: string) => testInfo.annotations.push({ type: 'multiauth', description });
+  // Without a validation, a GET the session got a 2xx answer for stands in for one.
+  const implied = rule !== false && !(await auth.hasValidation(user));
   let tried = false;
   let renewed: { from: Session; answer: AnswerOf } | undefined;
   return {
     signedOut: (answer) => (rule ? signedOutBy(rule, answer) : undefined),
+    ...(implied ? { answered: (session: Session, url: string) => auth.impliedValidation.remember(user, session, url) } : {}),
     renew: async (dead, request) => {
       const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };
       const what = `${describeTrigger(request.trigger, request.url)} from ${request.method} ${redactedUrl(request.url)}`;
@@ -247,6 +252,12 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
       if (since !== undefined && dead.createdAt >= since) {
         await auth.rememberDenial(user, answer);
         note(`${user}: a session signed in again after ${what} got it too: a denial, not a dead session (remembered: not signed in again for it)`);
+        return false;
+      }
+      const alive = implied ? await stillAnswered(auth, user, dead, request) : undefined;
+      if (alive !== undefined) {
+        await auth.rememberDenial(user, answer);
+        note(`${user}: kept the session: GET ${alive} still answers 2xx with it, so ${what} was a denial, not a dead session`);
         return false;
       }
       if (tried) {
@@ -277,6 +288,22 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
   };
 }
 
+/**
+ * The implied validation of a user without one: the last GET that `dead` got a 2xx answer for
+ * (not the refused request itself), sent once more with it. Its path (no query) when it answers
+ * 2xx again and refuses a request without credentials (a public page proves no session alive);
+ * undefined when there is none or it fails, and the user is signed in again as without it.
+ */
+async function stillAnswered(auth: WorkerAuth, user: string, dead: Session, request: SignedOutRequest): Promise<string | undefined> {
+  const last = auth.impliedValidation.lastGet(user, dead);
+  if (last === undefined || !request.probe || (request.method === 'GET' && samePath(last, request.url))) return undefined;
+  if (!(await auth.impliedValidation.refusesAnonymous(last))) return undefined;
+  const status = await request.probe(last);
+  if (status === undefined || status < 200 || status > 299) return undefined;
+  const url = new URL(last);
+  return url.origin === URL.parse(request.url)?.origin ? url.pathname : url.origin + url.pathname;
+}
+
 /** Whether Playwright may keep a trace of this attempt of a test, by the `trace` option. */
 function recordsTrace(trace: PlaywrightWorkerOptions['trace'], retry: number): boolean {
   const mode = typeof trace === 'string' ? trace : trace.mode;
@@ -288,8 +315,13 @@ function recordsTrace(trace: PlaywrightWorkerOptions['trace'], retry: number): b
 
 /** The same request refused the same way (the query aside). */
 function sameAnswer(a: AnswerOf, b: AnswerOf): boolean {
+  return a.method === b.method && a.refusal === b.refusal && samePath(a.url, b.url);
+}
+
+/** The same URL, the query and fragment aside. */
+function samePath(a: string, b: string): boolean {
   const path = (url: string) => url.replace(/[?#].*$/s, '');
-  return a.method === b.method && a.refusal === b.refusal && path(a.url) === path(b.url);
+  return path(a) === path(b);
 }
 
 function describeSource(user: string, source: SessionSource): string {

@@ -40,6 +40,7 @@ import {
 } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
 import { DEFAULT_SIGNED_OUT, type SignedOutRule } from './signed-out.js';
+import { ImpliedValidation } from './implied-validation.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
 export interface WorkerAuthOptions {
@@ -103,6 +104,8 @@ export class WorkerAuth {
   private readonly producedOf = new WeakMap<Session, SignInResult>();
   /** Sessions of users without a procedure, made from the config once per worker. */
   private readonly statics = new Map<string, Session>();
+  /** The GETs that showed each user's session alive, for users without a `validation`. */
+  readonly impliedValidation = new ImpliedValidation();
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
@@ -192,6 +195,11 @@ export class WorkerAuth {
     const digest = await this.digestOrOpen();
     if (digest.noReauthUsers.includes(user)) return false;
     return digest.reauthRules.find((rule) => rule.user === user) ?? DEFAULT_SIGNED_OUT;
+  }
+
+  /** Whether `user` has a `validation` (the check `renew` makes before signing in again). */
+  async hasValidation(user: string): Promise<boolean> {
+    return (await this.digestOrOpen()).checkedUsers.includes(user);
   }
 
   /** Whether `answer` to `user` was found a denial (in this run or a recent one), not a dead session. */
