@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { MultiAuthError } from '../../src/core/errors.js';
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
 import { planFromYaml } from '../support/plan.js';
-import { expect, signIn, test } from './support.js';
+import { expect, oidcRecordedLogin, signIn, test } from './support.js';
 
 // Issue 24, item 4: a provider that requires PKCE answers an authorization request without
 // code_challenge by sending the browser to the callback with error=invalid_request; the recorded
@@ -26,22 +26,7 @@ function recordedConfig(pkce: boolean): string {
 procedures:
   - name: sso
     operations:
-      - tech: browser
-        parameters:
-          options: { wait_for_seconds: 10 }
-          project:
-            tests:
-              - id: t1
-                name: sign in
-                commands:
-                  - { id: c1, command: open, target: "${server.url}/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${server.redirectUri}${challenge}" }
-                  - { id: c2, command: type, target: "name=login", value: "{{username}}" }
-                  - { id: c3, command: type, target: "name=password", value: "{{password}}" }
-                  - { id: c4, command: click, target: "css=button[type=submit]" }
-                  - { id: c5, command: click, target: "css=button[type=submit]" }
-                  - { id: c6, command: wait, target: "request_url_contains=/cb?", value: "10" }
-        extractions:
-          - { name: code, location: query, key: code }
+${oidcRecordedLogin(`${server.url}/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${server.redirectUri}${challenge}`)}
     injections:
       - { location: header, key: X-Code, variable: code }
 users:

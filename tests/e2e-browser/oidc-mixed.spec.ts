@@ -1,6 +1,6 @@
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
 import { planFromYaml } from '../support/plan.js';
-import { expect, signIn, test } from './support.js';
+import { expect, oidcRecordedLogin, signIn, test } from './support.js';
 
 // Issue 13, item 3: the docs' mixed procedure (docs/browser.md: a browser gets the code, an http
 // step exchanges it) against a real OpenID provider, oidc-provider, with a confidential client. The
@@ -33,22 +33,7 @@ function mixedConfig(auth: 'post' | 'basic'): string {
 procedures:
   - name: sso-then-api-token
     operations:
-      - tech: browser
-        parameters:
-          options: { wait_for_seconds: 10 }
-          project:
-            tests:
-              - id: t1
-                name: sign in
-                commands:
-                  - { id: c1, command: open, target: "${server.url}/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${redirect}" }
-                  - { id: c2, command: type, target: "name=login", value: "{{username}}" }
-                  - { id: c3, command: type, target: "name=password", value: "{{password}}" }
-                  - { id: c4, command: click, target: "css=button[type=submit]" }
-                  - { id: c5, command: click, target: "css=button[type=submit]" }
-                  - { id: c6, command: wait, target: "request_url_contains=/cb?", value: "10" }
-        extractions:
-          - { name: code, location: query, key: code }
+${oidcRecordedLogin(`${server.url}/auth?client_id=${clientId}&response_type=code&scope=openid&redirect_uri=${redirect}`)}
       - tech: http
         parameters:
           url: ${server.tokenEndpoint}

@@ -18,3 +18,27 @@ export async function signIn(plan: Plan, user: string, browser: Browser): Promis
   const session = await authenticate(plan, user, { redactor, browser });
   return { session, redactor };
 }
+
+/**
+ * The browser operation of a recorded login at oidc-provider's own pages (its development
+ * interactions: login, then consent) that ends on the callback and extracts the code: the lines
+ * under `operations:` of a procedure. `authorizeUrl` is the authorization request to open.
+ */
+export function oidcRecordedLogin(authorizeUrl: string): string {
+  return `      - tech: browser
+        parameters:
+          options: { wait_for_seconds: 10 }
+          project:
+            tests:
+              - id: t1
+                name: sign in
+                commands:
+                  - { id: c1, command: open, target: "${authorizeUrl}" }
+                  - { id: c2, command: type, target: "name=login", value: "{{username}}" }
+                  - { id: c3, command: type, target: "name=password", value: "{{password}}" }
+                  - { id: c4, command: click, target: "css=button[type=submit]" }
+                  - { id: c5, command: click, target: "css=button[type=submit]" }
+                  - { id: c6, command: wait, target: "request_url_contains=/cb?", value: "10" }
+        extractions:
+          - { name: code, location: query, key: code }`;
+}

@@ -4,22 +4,13 @@ import { createClient } from '@redis/client';
 import { test, expect, MULTI_CONFIG } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
 import { startRedis, startSilentRedis } from '../support/servers/redis.js';
+import { WHOAMI_USERS, WHOAMI_USERS_SPEC } from './support/whoami-users-spec.js';
 
 // Issue 24, item 6: a store that does not answer costs seconds, not the run; rediss:// works.
 test.describe.configure({ timeout: 180_000 });
 
-const USERS = ['alice', 'bob', 'carol', 'dave'];
-const SPEC = `
-import { test, expect } from 'playwright-multiauth';
-for (const user of ${JSON.stringify(USERS)}) {
-  test.describe(() => {
-    test.use({ authUser: user });
-    test(user, async ({ authedRequest }) => {
-      expect((await (await authedRequest.post('/whoami', { data: {} })).json()).user).toBe(user);
-    });
-  });
-}
-`;
+const USERS = WHOAMI_USERS;
+const SPEC = WHOAMI_USERS_SPEC;
 const key = () => randomBytes(32).toString('base64');
 
 test('a Redis that accepts connections and never answers: the run passes on the file store in under a minute', async ({ demo, demoEnv }) => {

@@ -11,24 +11,15 @@ import { startRedis, type RedisServer } from '../support/servers/redis.js';
 import { ROOT } from '../support/root.js';
 import { runCliAsync } from '../support/cli.js';
 import { tempDir } from '../support/temp-files.js';
+import { WHOAMI_USERS, WHOAMI_USERS_SPEC } from './support/whoami-users-spec.js';
 
 // Issue 18: sharded runs on several machines share one sign-in per user. Four shards, each a
 // Playwright run in its own working directory (its own .auth/), against the demo server with four
 // users (alice, bob, carol through a token endpoint, dave through a form login).
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-const USERS = ['alice', 'bob', 'carol', 'dave'];
-const SPEC = `
-import { test, expect } from 'playwright-multiauth';
-for (const user of ${JSON.stringify(USERS)}) {
-  test.describe(() => {
-    test.use({ authUser: user });
-    test(user, async ({ authedRequest }) => {
-      expect((await (await authedRequest.post('/whoami', { data: {} })).json()).user).toBe(user);
-    });
-  });
-}
-`;
+const USERS = WHOAMI_USERS;
+const SPEC = WHOAMI_USERS_SPEC;
 /** A JWT the demo server issued (its tokens are JWTs): what must never be stored in clear. */
 const JWT = /eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/;
 
