@@ -7,23 +7,24 @@ import { Count } from './common.js';
  * list of `[target, strategy]` pairs, where the spec writes a string.
  */
 export const BrowserCommand = z.strictObject({
-  id: z.string(),
-  command: z.string(),
-  target: z.string(),
-  targets: z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]).optional(),
-  value: z.string().optional(),
-  comment: z.string().optional(),
-  opensWindow: z.boolean().optional(),
-  windowHandleName: z.string().optional(),
-  windowTimeout: z.number().optional(),
+  id: z.string().describe('The command\'s id (any string; Selenium IDE writes a UUID).'),
+  command: z.string().describe('A Selenium IDE command: open, click, type, sendKeys, select, waitForElementVisible, storeText, assertText, pause... (docs/browser.md).'),
+  target: z.string().describe('What the command acts on: a URL for open, else a locator (id=, name=, css=, xpath=, linkText=, or bare CSS/XPath).'),
+  targets: z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]).optional()
+    .describe('Other locators tried in order when target finds nothing: a string, or Selenium IDE\'s list of [target, strategy] pairs.'),
+  value: z.string().optional().describe('The command\'s value: the text to type, the option to select, the variable to store into...'),
+  comment: z.string().optional().describe('A note (Selenium IDE export); ignored.'),
+  opensWindow: z.boolean().optional().describe('Selenium IDE export: the command opens a window (the new page is followed).'),
+  windowHandleName: z.string().optional().describe('Selenium IDE export: the variable that names the window the command opens.'),
+  windowTimeout: z.number().optional().describe('Selenium IDE export: milliseconds to wait for the window the command opens.'),
 });
 export type BrowserCommand = z.infer<typeof BrowserCommand>;
 
 /** BrowserTest: a named list of commands. */
 export const BrowserTest = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  commands: z.array(BrowserCommand),
+  id: z.string().describe('The test\'s id (any string; Selenium IDE writes a UUID).'),
+  name: z.string().describe('The test\'s name (shown in errors).'),
+  commands: z.array(BrowserCommand).describe('The steps, run in order: {id, command, target, value}.'),
 });
 export type BrowserTest = z.infer<typeof BrowserTest>;
 
@@ -32,29 +33,28 @@ export type BrowserTest = z.infer<typeof BrowserTest>;
  * file (accepted so an export can be pasted whole; `url` is where relative `open` targets resolve).
  */
 export const BrowserProject = z.strictObject({
-  tests: z.array(BrowserTest),
-  id: z.string().optional(),
-  version: z.string().optional(),
-  name: z.string().optional(),
-  url: z.string().optional(),
-  urls: z.array(z.string()).optional(),
-  suites: z.array(z.unknown()).optional(),
-  plugins: z.array(z.unknown()).optional(),
-  snapshot: z.unknown().optional(),
+  tests: z.array(BrowserTest).describe('The recorded tests, each run in order: {id, name, commands}.'),
+  id: z.string().optional().describe('Selenium IDE export: the project\'s id.'),
+  version: z.string().optional().describe('Selenium IDE export: the .side format version.'),
+  name: z.string().optional().describe('Selenium IDE export: the project\'s name.'),
+  url: z.string().optional().describe('Where relative open targets resolve (https://app.example.test).'),
+  urls: z.array(z.string()).optional().describe('Selenium IDE export: URLs the project was recorded on; ignored.'),
+  suites: z.array(z.unknown()).optional().describe('Selenium IDE export: its suites; ignored (every test runs).'),
+  plugins: z.array(z.unknown()).optional().describe('Selenium IDE export: its plugins; ignored.'),
+  snapshot: z.unknown().optional().describe('Selenium IDE export: its snapshot; ignored.'),
 });
 export type BrowserProject = z.infer<typeof BrowserProject>;
 
 /** BrowserScriptOptions. */
 export const BrowserScriptOptions = z.strictObject({
-  /** Seconds each step may wait (page loads, elements); absent = 10. */
-  wait_for_seconds: Count.optional(),
-  proxy: z.string().optional(),
+  wait_for_seconds: Count.optional().describe('Seconds each step may wait (page loads, elements); default 10.'),
+  proxy: z.string().optional().describe('HTTP(S) proxy URL of the browser; default the top-level proxy.'),
 });
 export type BrowserScriptOptions = z.infer<typeof BrowserScriptOptions>;
 
 /** BrowserOperationParameters. */
 export const BrowserOperationParameters = z.strictObject({
-  project: BrowserProject,
-  options: BrowserScriptOptions,
+  project: BrowserProject.describe('A Selenium IDE project (a .side export pasted whole works): its tests run in a browser.'),
+  options: BrowserScriptOptions.describe('wait_for_seconds and proxy of the browser steps; required, may be {}.'),
 });
 export type BrowserOperationParameters = z.infer<typeof BrowserOperationParameters>;

@@ -41,15 +41,15 @@ export type StringMap = z.infer<typeof StringMap>;
  * values; published configs write `values` as a list, hand-written ones often as one string.
  */
 export const NameValues = z.strictObject({
-  name: z.string().min(1),
-  values: z.union([z.string(), z.array(z.string())]),
+  name: z.string().min(1).describe('The header, cookie or query parameter name (not empty).'),
+  values: z.union([z.string(), z.array(z.string())]).describe('Its values, each sent: a string (one value) or a list of strings.'),
 });
 export type NameValues = z.infer<typeof NameValues>;
 
 /** AuthenticationVariable: one `{name, value}` injected at the start of a procedure. */
 export const AuthenticationVariable = z.strictObject({
-  name: z.string().min(1),
-  value: z.string(),
+  name: z.string().min(1).describe('The variable\'s name, used as {{name}} in templates; each name once.'),
+  value: z.string().describe('Its value (a string; quote numbers).'),
 });
 export type AuthenticationVariable = z.infer<typeof AuthenticationVariable>;
 
@@ -69,13 +69,12 @@ export const Body = z.unknown();
 
 /** TokenExtraction: read a value from the exchange into a named variable. */
 export const TokenExtraction = z.strictObject({
-  location: ValueLocation,
-  /** May be empty for `query` with a `regex`: the whole URL (configs written for the Python original). */
-  key: z.string(),
-  regex: z.string().optional(),
-  name: z.string().min(1),
-  /** For the browser storage locations: the origin whose storage is read; absent = any origin. */
-  origin: z.string().min(1).optional(),
+  location: ValueLocation.describe('Where the value is read: header, cookie, body, query, browser_local_storage or browser_session_storage.'),
+  // May be empty for `query` with a `regex`: the whole URL (configs written for the Python original).
+  key: z.string().describe('The header, cookie, query parameter or storage item name; for body, a dot path (data.login.token, items.0.id). "" only with location query and a regex: the whole URL.'),
+  regex: z.string().optional().describe('An RE2 regex that narrows the value: its group "value", else group 1, else the whole match. No match is an error.'),
+  name: z.string().min(1).describe('The variable the value is stored in ({{name}} in later requests, `variable` of an injection).'),
+  origin: z.string().min(1).optional().describe('Browser storage locations only: the origin whose storage is read (https://app.example.test); absent: any origin.'),
 });
 export type TokenExtraction = z.infer<typeof TokenExtraction>;
 
@@ -84,12 +83,11 @@ export type TokenExtraction = z.infer<typeof TokenExtraction>;
  * out: the first successful extraction of the procedure is used (spec text; DESIGN.md).
  */
 export const TokenInjection = z.strictObject({
-  location: ValueLocation,
-  key: z.string().min(1),
-  prefix: z.string().optional(),
-  variable: z.string().min(1).optional(),
-  /** For the browser storage locations (required there): the origin whose storage the pages get the value in. */
-  origin: z.string().min(1).optional(),
+  location: ValueLocation.describe('Where the value is written: header, cookie, body, query, browser_local_storage or browser_session_storage.'),
+  key: z.string().min(1).describe('The header, cookie, query parameter or storage item name (Authorization); for body, a dot path.'),
+  prefix: z.string().optional().describe('Text before the value; one ending in a letter gets a space (Bearer -> "Bearer <token>").'),
+  variable: z.string().min(1).optional().describe('The variable written; absent: the first successful extraction of the procedure.'),
+  origin: z.string().min(1).optional().describe('Browser storage locations only, required there: the origin whose pages get the value (https://app.example.test).'),
 });
 export type TokenInjection = z.infer<typeof TokenInjection>;
 
@@ -99,29 +97,27 @@ export type TokenInjection = z.infer<typeof TokenInjection>;
  * with one, only where a browser would send it.
  */
 export const CredentialCookie = z.strictObject({
-  name: z.string().min(1),
-  values: z.union([z.string(), z.array(z.string())]).optional(),
-  value: z.string().optional(),
-  domain: z.string().min(1).optional(),
-  path: z.string().min(1).optional(),
-  secure: z.boolean().optional(),
-  http_only: z.boolean().optional(),
-  same_site: z.enum(['Strict', 'Lax', 'None']).optional(),
+  name: z.string().min(1).describe('The cookie\'s name.'),
+  values: z.union([z.string(), z.array(z.string())]).optional().describe('Its values, each sent (a string or a list); instead of `value`.'),
+  value: z.string().optional().describe('Its value (URL-encoded once when sent); or `values`.'),
+  domain: z.string().min(1).optional().describe('Absent: sent with every request; given: only to this host and its subdomains, as a browser would.'),
+  path: z.string().min(1).optional().describe('Only to URLs under this path; default /.'),
+  secure: z.boolean().optional().describe('true: only over https; default false.'),
+  http_only: z.boolean().optional().describe('true: hidden from the page\'s scripts (browser contexts); default false.'),
+  same_site: z.enum(['Strict', 'Lax', 'None']).optional().describe('The browser\'s SameSite rule (browser contexts): Strict, Lax or None; default Lax.'),
 });
 export type CredentialCookie = z.infer<typeof CredentialCookie>;
 
 /** Credentials: HTTP parameters sent with every request for a user. */
 export const Credentials = z.strictObject({
-  username: z.string().optional(),
-  password: z.string().optional(),
-  headers: z.array(NameValues).optional(),
-  cookies: z.array(CredentialCookie).optional(),
-  queryParameters: z.array(NameValues).optional(),
-  query_parameters: z.array(NameValues).optional(),
-  body: Body.optional(),
-  /** localStorage items every signed-in page of the origins the scope reaches starts with (the vendor's `local_storage`). */
-  local_storage: StringMap.optional(),
-  /** sessionStorage items every signed-in page of the origins the scope reaches starts with (the vendor's `session_storage`). */
-  session_storage: StringMap.optional(),
+  username: z.string().optional().describe('The user\'s name: {{username}} in its procedure; without a procedure, sent as HTTP Basic with the password.'),
+  password: z.string().optional().describe('The user\'s password: {{password}} in its procedure; without one, HTTP Basic. Use "${NAME}" from .env, never the secret itself.'),
+  headers: z.array(NameValues).optional().describe('Headers sent with the sign-in requests and every authenticated request: a list of {name, values}.'),
+  cookies: z.array(CredentialCookie).optional().describe('Cookies sent with the sign-in requests and every authenticated request (values URL-encoded once).'),
+  queryParameters: z.array(NameValues).optional().describe('Query parameters added to every request: a list of {name, values} (or query_parameters; one spelling).'),
+  query_parameters: z.array(NameValues).optional().describe('Query parameters added to every request: a list of {name, values} (or queryParameters; one spelling).'),
+  body: Body.optional().describe('Any YAML or JSON value merged into request bodies (objects merge key by key).'),
+  local_storage: StringMap.optional().describe('localStorage items (a map) every signed-in page of the origins the scope reaches starts with; an item the page already has is kept.'),
+  session_storage: StringMap.optional().describe('sessionStorage items (a map) every signed-in page of the origins the scope reaches starts with, written once per window.'),
 });
 export type Credentials = z.infer<typeof Credentials>;

@@ -3,34 +3,37 @@ import { TokenExtraction, TokenInjection } from './common.js';
 import { DigestSecondRequest, HttpRequestParameters } from './request.js';
 import { BrowserOperationParameters } from './browser.js';
 
+const TECH = 'The kind of operation: http (one request), digest (RFC 7616 challenge and answer), browser (recorded Selenium IDE steps; selenium is an alias).';
+const EXTRACTIONS = z.array(TokenExtraction).default([]).describe('Values read from this operation\'s exchange into variables: {name, location, key, regex}; default [].');
+
 /** HTTPOperation: one request, then its extractions. */
 export const HttpOperation = z.strictObject({
-  tech: z.literal('http'),
-  parameters: HttpRequestParameters,
-  extractions: z.array(TokenExtraction).default([]),
+  tech: z.literal('http').describe(TECH),
+  parameters: HttpRequestParameters.describe('The request: url, method, headers, cookies, queryParameters, body, timeout...'),
+  extractions: EXTRACTIONS,
 });
 export type HttpOperation = z.infer<typeof HttpOperation>;
 
 /** DigestRequestSequence: the challenge request, then the answered one. */
 export const DigestRequestSequence = z.strictObject({
-  first_request: HttpRequestParameters,
-  second_request: DigestSecondRequest.optional(),
+  first_request: HttpRequestParameters.describe('The request the server answers with the digest challenge (an HTTP request: url, method, ...).'),
+  second_request: DigestSecondRequest.optional().describe('The answered request: url and method, each defaulting to the first request\'s.'),
 });
 export type DigestRequestSequence = z.infer<typeof DigestRequestSequence>;
 
 /** DigestOperation (RFC 7616). */
 export const DigestOperation = z.strictObject({
-  tech: z.literal('digest'),
-  parameters: DigestRequestSequence,
-  extractions: z.array(TokenExtraction).default([]),
+  tech: z.literal('digest').describe(TECH),
+  parameters: DigestRequestSequence.describe('first_request (gets the challenge) and second_request (answers it), RFC 7616.'),
+  extractions: EXTRACTIONS,
 });
 export type DigestOperation = z.infer<typeof DigestOperation>;
 
 /** BrowserOperation; `tech: selenium` is accepted as an alias of `browser` (DESIGN.md). */
 export const BrowserOperation = z.strictObject({
-  tech: z.enum(['browser', 'selenium']),
-  parameters: BrowserOperationParameters,
-  extractions: z.array(TokenExtraction).default([]),
+  tech: z.enum(['browser', 'selenium']).describe(TECH),
+  parameters: BrowserOperationParameters.describe('project (the recorded Selenium IDE steps) and options ({} or wait_for_seconds, proxy).'),
+  extractions: EXTRACTIONS,
 });
 export type BrowserOperation = z.infer<typeof BrowserOperation>;
 
@@ -40,8 +43,8 @@ export type Operation = z.infer<typeof Operation>;
 
 /** Procedure: a named, ordered list of operations and the injections made from their variables. */
 export const Procedure = z.strictObject({
-  name: z.string().min(1),
-  operations: z.array(Operation).min(1),
-  injections: z.array(TokenInjection).default([]),
+  name: z.string().min(1).describe('The procedure\'s name, unique, named by users[].procedure; not starting with "preset[".'),
+  operations: z.array(Operation).min(1).describe('One or more operations (tech: http, digest or browser), run in order; each sees what the earlier ones extracted.'),
+  injections: z.array(TokenInjection).default([]).describe('How extracted variables reach every later authenticated request: {location, key, prefix, variable}; default [].'),
 });
 export type Procedure = z.infer<typeof Procedure>;

@@ -14,10 +14,11 @@ const RedirectGlob = z
  * session with (default 401), and where it redirects one (its login page).
  */
 export const ReauthRule = z.strictObject({
-  /** Statuses that mean "signed out"; default `[401]`. A 403 is often a denial: list it only for apps that answer a dead session with it. */
-  on_status: z.array(z.int().min(400).max(599)).min(1).max(20).optional(),
-  /** Redirect targets (a `Location`) that mean "signed out": path globs or URL globs. */
-  on_redirect: z.union([RedirectGlob, z.array(RedirectGlob).min(1).max(20)]).optional(),
+  // A 403 is often a denial: list it only for apps that answer a dead session with it.
+  on_status: z.array(z.int().min(400).max(599)).min(1).max(20).optional()
+    .describe('Statuses (400-599) that mean "signed out"; default [401]. List 403 only if the app answers a dead session with it.'),
+  on_redirect: z.union([RedirectGlob, z.array(RedirectGlob).min(1).max(20)]).optional()
+    .describe('Redirect targets (a Location) that mean "signed out": a path glob (/accounts/login/**) or http(s) URL glob, or a list.'),
 });
 export type ReauthRule = z.infer<typeof ReauthRule>;
 
@@ -26,4 +27,7 @@ export type ReauthRule = z.infer<typeof ReauthRule>;
  * "signed out" answer is the test's to see), `true` (the defaults), or what "signed out" looks like.
  */
 export const ReauthSetting = z.union([z.boolean(), ReauthRule]);
+
+/** The description of `reauth` below the top level (presets and users). */
+export const REAUTH_HERE = 'Which answers mean "signed out" and sign these users in again: {on_status, on_redirect}, true (default: HTTP 401) or false (none); the nearest one wins.';
 export type ReauthSetting = z.infer<typeof ReauthSetting>;

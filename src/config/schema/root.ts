@@ -10,11 +10,11 @@ import { ReauthSetting } from './reauth.js';
  * Used by users with `repeater_mtls: true`.
  */
 export const MtlsCertificate = z.strictObject({
-  origin: z.string().min(1),
-  certPath: z.string().optional(),
-  keyPath: z.string().optional(),
-  pfxPath: z.string().optional(),
-  passphrase: z.string().optional(),
+  origin: z.string().min(1).describe('The origin the certificate is presented to (https://api.example.test).'),
+  certPath: z.string().optional().describe('PEM certificate file, relative to the config file (with keyPath).'),
+  keyPath: z.string().optional().describe('PEM private key file, relative to the config file (with certPath).'),
+  pfxPath: z.string().optional().describe('A PKCS#12 file holding certificate and key, instead of certPath and keyPath.'),
+  passphrase: z.string().optional().describe('Passphrase of the key or of the PFX file ("${NAME}" from .env).'),
 });
 export type MtlsCertificate = z.infer<typeof MtlsCertificate>;
 
@@ -23,29 +23,29 @@ export type MtlsCertificate = z.infer<typeof MtlsCertificate>;
  * (DESIGN.md section 3); `$schema` lets editors find the JSON Schema.
  */
 export const AuthConfig = z.strictObject({
-  $schema: z.string().optional(),
-  presets: z.array(Preset).default([]),
-  procedures: z.array(Procedure).default([]),
-  users: z.array(User).default([]),
-  /** Default HTTP(S) proxy URL of every sign-in request. */
-  proxy: z.string().optional(),
-  /** Origins or URL globs that browser contexts send injected credentials to. */
-  scope: z.array(z.string().min(1)).optional(),
-  mtls: z.array(MtlsCertificate).optional(),
+  $schema: z.string().optional().describe('Ignored by multiauth: where editors find this JSON Schema.'),
+  presets: z.array(Preset).default([]).describe('Users declared by type of authentication: each preset has a type (basic, http, oauth_userpass, ...) and its users; default [].'),
+  procedures: z.array(Procedure).default([]).describe('Sign-ins of generic users: named lists of http, digest and browser operations; default [].'),
+  users: z.array(User).default([]).describe('Generic users: a name, credentials, and the procedure that signs them in; default [].'),
+  proxy: z.string().optional().describe('HTTP(S) proxy URL of sign-in requests, browser steps and session checks (http://proxy.example.test:3128).'),
+  scope: z.array(z.string().min(1)).optional()
+    .describe('Origins or URL globs (https://*.example.test/api/**) where signed-in pages send injected credentials; default the origin of Playwright\'s baseURL.'),
+  mtls: z.array(MtlsCertificate).optional().describe('Client certificates (Playwright\'s clientCertificates shape) that users with repeater_mtls: true present.'),
   /**
    * Seconds a session lasts when nothing of its sign-in says (no `expires_in`, no JWT `exp`, no
    * `refresh.sessionSeconds`); then it is renewed. Escape's format has it too.
    */
-  lifetime: z.int().positive().optional(),
+  lifetime: z.int().positive().optional().describe('Seconds a session lasts when its sign-in does not say (no expires_in, no JWT exp, no refresh.sessionSeconds).'),
   /**
    * Which answers to a request that carried a session (from `authedRequest` or a signed-in page)
    * mean "signed out" and sign the user in again (once per test, once across workers), retrying
    * when idempotent: `on_status` (default `[401]`), `on_redirect` (the login page's path or URL
    * globs); `false`: none. A preset's or user's own `reauth` wins.
    */
-  reauth: ReauthSetting.optional(),
-  /** How to know a session works, for every user that does not say otherwise (`false`: none). */
-  validation: z.union([z.literal(false), Validation]).optional(),
+  reauth: ReauthSetting.optional()
+    .describe('Which answers to a signed-in request mean "signed out" and sign the user in again: {on_status, on_redirect}, true (default: HTTP 401) or false (none).'),
+  validation: z.union([z.literal(false), Validation]).optional()
+    .describe('How to know a session works, for every user without its own: {url, method, status, match, not_match}, or false (none).'),
 });
 
 /** The validated config, as `compile/` receives it. */

@@ -1,30 +1,28 @@
 import { z } from 'zod';
 import { Credentials, Variables } from './common.js';
-import { ValidationSetting } from './validation.js';
-import { ReauthSetting } from './reauth.js';
+import { VALIDATION_HERE, ValidationSetting } from './validation.js';
+import { REAUTH_HERE, ReauthSetting } from './reauth.js';
 
 /** UserRefresh: how and when a user's session is renewed. */
 export const UserRefresh = z.strictObject({
-  procedure: z.string().min(1).optional(),
-  sessionSeconds: z.int().positive().optional(),
-  keep: z.boolean(),
-  credentials: Credentials.optional(),
-  variables: Variables.optional(),
+  procedure: z.string().min(1).optional().describe('The procedure that refreshes the session; default the user\'s own.'),
+  sessionSeconds: z.int().positive().optional().describe('Seconds the session lasts; wins over expires_in, a JWT exp and lifetime.'),
+  keep: z.boolean().describe('true: the new session is laid over the old one (keeps what it does not renew); false: replaces it.'),
+  credentials: Credentials.optional().describe('Credentials of the refresh\'s requests only; default the user\'s.'),
+  variables: Variables.optional().describe('Template values of the refresh: a list of {name, value} or a map; default the user\'s.'),
 });
 export type UserRefresh = z.infer<typeof UserRefresh>;
 
 /** User: a generic user, authenticated by a named procedure (or by its credentials alone). */
 export const User = z.strictObject({
-  name: z.string().min(1),
-  credentials: Credentials.optional(),
-  /** `null` (as the Python original writes it) means none. */
-  procedure: z.string().min(1).nullish(),
-  variables: Variables.optional(),
-  refresh: UserRefresh.optional(),
-  repeater_mtls: z.boolean().optional(),
-  /** How to know this user's session works; see `Validation`. */
-  validation: ValidationSetting.optional(),
-  /** What a signed-out answer looks like for this user; `false`: none signs it in again (wins over the preset's and top level's). */
-  reauth: ReauthSetting.optional(),
+  name: z.string().min(1).describe('The user\'s name, as specs say it (authUser: alice); unique across users and presets.'),
+  credentials: Credentials.optional().describe('Values sent for the user: username, password, headers, cookies, query parameters, body, browser storage.'),
+  // `null` is how the Python original writes "none".
+  procedure: z.string().min(1).nullish().describe('Name of the procedure (of `procedures`) that signs the user in; absent or null: the credentials are the session.'),
+  variables: Variables.optional().describe('Template values of the user\'s sign-in ({{name}}): a list of {name, value} or a map.'),
+  refresh: UserRefresh.optional().describe('How the session is renewed: keep, procedure, sessionSeconds; absent: signed in again.'),
+  repeater_mtls: z.boolean().optional().describe('true: present the top-level mtls client certificates; default false.'),
+  validation: ValidationSetting.optional().describe(VALIDATION_HERE),
+  reauth: ReauthSetting.optional().describe(REAUTH_HERE),
 });
 export type User = z.infer<typeof User>;

@@ -6,15 +6,12 @@ import { HttpMethod } from './common.js';
  * sent with the user's session applied, as `authedRequest` sends it, and what its answer must be.
  */
 export const Validation = z.strictObject({
-  /** Absolute URL of a page or API that only a signed-in user gets (`${BASE_URL}/api/me`). */
-  url: z.string().min(1),
-  method: HttpMethod.optional(),
-  /** Accepted statuses; default any 2xx. */
-  status: z.union([z.int().min(100).max(599), z.array(z.int().min(100).max(599)).min(1)]).optional(),
-  /** A regex the body must match. */
-  match: z.string().min(1).optional(),
-  /** A regex the body must not match (`Sign in|anonymous`). */
-  not_match: z.string().min(1).optional(),
+  url: z.string().min(1).describe('Absolute URL of a page or API that only a signed-in user gets (${BASE_URL}/api/me).'),
+  method: HttpMethod.optional().describe('The HTTP method of the check; default GET.'),
+  status: z.union([z.int().min(100).max(599), z.array(z.int().min(100).max(599)).min(1)]).optional()
+    .describe('The accepted status, or a list of them (100-599); default any 2xx.'),
+  match: z.string().min(1).optional().describe('A regex the body must match (Signed in as).'),
+  not_match: z.string().min(1).optional().describe('A regex the body must not match (Sign in|anonymous).'),
 });
 export type Validation = z.infer<typeof Validation>;
 
@@ -24,4 +21,7 @@ export type Validation = z.infer<typeof Validation>;
  * user's, then its preset's, then the top level's.
  */
 export const ValidationSetting = z.union([z.boolean(), Validation]);
+
+/** The description of `validation` below the top level (presets and users). */
+export const VALIDATION_HERE = 'How to know these users\' sessions work: a check {url, status, match, not_match}, true (the top level\'s) or false (none); default the nearest one above.';
 export type ValidationSetting = z.infer<typeof ValidationSetting>;
