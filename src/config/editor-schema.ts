@@ -97,6 +97,20 @@ function discriminate(schema: JsonSchema): JsonSchema {
   };
 }
 
+/**
+ * Puts back the literal tag of each branch of a discriminated schema: a branch applies only once
+ * its `if` saw a literal value, so a `${NAME}` there would only blur what completion offers.
+ */
+function keepBranchTags(schema: JsonSchema): void {
+  if (!Array.isArray(schema.allOf)) return;
+  for (const item of schema.allOf) {
+    const test = isSchema(item) && isSchema(item.if) && isSchema(item.if.properties) ? item.if.properties : undefined;
+    const branch = isSchema(item) && isSchema(item.then) && isSchema(item.then.properties) ? item.then.properties : undefined;
+    if (!test || !branch) continue;
+    for (const key of Object.keys(test)) if (Object.hasOwn(branch, key)) Object.defineProperty(branch, key, { value: test[key], enumerable: true, writable: true, configurable: true });
+  }
+}
+
 /** Whether a schema checks a scalar that is not a free string: a number, a boolean, an enumeration, a constant. */
 function isTypedScalar(schema: JsonSchema): boolean {
   if ('const' in schema || Array.isArray(schema.enum)) return true;
@@ -146,6 +160,7 @@ export function editorSchema(schema: JsonSchema): JsonSchema {
     // Discriminated first, while the branches' tags are still plain constants.
     const copy: JsonSchema = discriminate({ ...node });
     mapSubschemas(copy, (child) => visit(child, depth + 1), depth);
+    keepBranchTags(copy);
     return flattenAnyOf(acceptEnvReference(copy));
   };
   return JSON.parse(JSON.stringify(visit(schema, 0))) as JsonSchema;
