@@ -261,6 +261,8 @@ test('diagnostics: ${NAME} in numbers, booleans and enumerations is fine, no wro
     '    client_auth: ${CLIENT_AUTH}',
     '    users:',
     '      - { username: bob, password: "${BOB_PASSWORD}" }',
+    '  - type: ${PRESET_TYPE}',
+    '    users: []',
     'procedures:',
     '  - name: login',
     '    operations:',
