@@ -29,7 +29,7 @@ function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Calls `visit` on every subschema below `schema` (children first), replacing each by what it returns. */
+/** Replaces every direct subschema of `schema` (properties, items, branches...) by what `visit` returns for it. */
 function mapSubschemas(schema: JsonSchema, visit: (child: JsonSchema) => JsonSchema, depth: number): void {
   if (depth > MAX_DEPTH) throw new Error(`the JSON Schema is nested deeper than ${MAX_DEPTH} levels`);
   for (const key of SUBSCHEMA_KEYS) {

@@ -31,6 +31,9 @@ let documents = 0;
 
 test.beforeAll(async () => {
   project = tempFiles();
+  // The package as npm installs it, so the README's relative `$schema` path resolves.
+  mkdirSync(join(project.dir, 'node_modules'));
+  symlinkSync(ROOT, join(project.dir, 'node_modules', 'playwright-multiauth'), 'dir');
   lsp = await YamlLanguageServer.start(project.dir);
 });
 
@@ -39,13 +42,12 @@ test.afterAll(async () => {
   project?.remove();
 });
 
-/** Opens `text` (after the README's `$schema` line) as a new multiauth.yaml of the project. */
+/**
+ * Opens `text` (after the README's `$schema` line) as a new config of the project. All sit in one
+ * folder: the server loads the schema once per resolved `$schema` path.
+ */
 function open(text: string): { uri: string; text: string } {
-  const dir = join(project.dir, `project-${++documents}`);
-  // The package as npm installs it, so the README's relative `$schema` path resolves.
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(ROOT, join(dir, 'node_modules', 'playwright-multiauth'), 'dir');
-  const uri = pathToFileURL(join(dir, 'multiauth.yaml')).href;
+  const uri = pathToFileURL(join(project.dir, `multiauth-${++documents}.yaml`)).href;
   const full = MODELINE + text;
   lsp.open(uri, full);
   return { uri, text: full };
