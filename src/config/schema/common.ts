@@ -85,7 +85,7 @@ export type TokenExtraction = z.infer<typeof TokenExtraction>;
 export const TokenInjection = z.strictObject({
   location: ValueLocation.describe('Where the value is written: header, cookie, body, query, browser_local_storage or browser_session_storage.'),
   key: z.string().min(1).describe('The header, cookie, query parameter or storage item name (Authorization); for body, a dot path.'),
-  prefix: z.string().optional().describe('Text before the value; one ending in a letter gets a space (Bearer -> "Bearer <token>").'),
+  prefix: z.string().optional().describe('Text before the value (Bearer); in a header, one that ends in a letter gets one space ("Bearer <token>").'),
   variable: z.string().min(1).optional().describe('The variable written; absent: the first successful extraction of the procedure.'),
   origin: z.string().min(1).optional().describe('Browser storage locations only, required there: the origin whose pages get the value (https://app.example.test).'),
 });
