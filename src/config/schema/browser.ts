@@ -14,9 +14,9 @@ export const BrowserCommand = z.strictObject({
     .describe('Other locators tried in order when target finds nothing: a string, or Selenium IDE\'s list of [target, strategy] pairs.'),
   value: z.string().optional().describe('The command\'s value: the text to type, the option to select, the variable to store into...'),
   comment: z.string().optional().describe('A note (Selenium IDE export); ignored.'),
-  opensWindow: z.boolean().optional().describe('Selenium IDE export: the command opens a window (the new page is followed).'),
-  windowHandleName: z.string().optional().describe('Selenium IDE export: the variable that names the window the command opens.'),
-  windowTimeout: z.number().optional().describe('Selenium IDE export: milliseconds to wait for the window the command opens.'),
+  opensWindow: z.boolean().optional().describe('true: the command must open a window (within windowTimeout); its handle is stored in windowHandleName.'),
+  windowHandleName: z.string().optional().describe('The variable that gets the handle of the window the command opens (selectWindow handle=${name}).'),
+  windowTimeout: z.number().optional().describe('Milliseconds the window may take to open; default the step\'s time.'),
 });
 export type BrowserCommand = z.infer<typeof BrowserCommand>;
 

@@ -116,7 +116,7 @@ export const Credentials = z.strictObject({
   cookies: z.array(CredentialCookie).optional().describe('Cookies sent with the sign-in requests and every authenticated request (values URL-encoded once).'),
   queryParameters: z.array(NameValues).optional().describe('Query parameters added to every request: a list of {name, values} (or query_parameters; one spelling).'),
   query_parameters: z.array(NameValues).optional().describe('Query parameters added to every request: a list of {name, values} (or queryParameters; one spelling).'),
-  body: Body.optional().describe('Any YAML or JSON value merged into request bodies (objects merge key by key).'),
+  body: Body.optional().describe('Any YAML or JSON value merged into request bodies (JSON objects deeply, the credentials winning; see Merge rules).'),
   local_storage: StringMap.optional().describe('localStorage items (a map) every signed-in page of the origins the scope reaches starts with; an item the page already has is kept.'),
   session_storage: StringMap.optional().describe('sessionStorage items (a map) every signed-in page of the origins the scope reaches starts with, written once per window.'),
 });
