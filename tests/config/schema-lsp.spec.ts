@@ -6,7 +6,7 @@ import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, stringify, 
 import { ENV_REFERENCE_PATTERN } from '../../src/config/editor-schema.js';
 import { ROOT } from '../support/root.js';
 import { tempFiles } from '../support/temp-files.js';
-import { YamlLanguageServer, type Position } from './lsp-client.js';
+import { YamlLanguageServer, type Position } from '../support/yaml-language-server.js';
 
 /**
  * docs/schema.json as an editor uses it: the real yaml-language-server, driven over LSP, with the

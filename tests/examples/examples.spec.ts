@@ -1,12 +1,13 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
 import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
-import { removeTempDirs, writeFiles } from '../support/temp-files.js';
+import { removeTempDirs, tempDir, writeFiles } from '../support/temp-files.js';
+import { YamlLanguageServer } from '../support/yaml-language-server.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PRESET_TYPES = [
@@ -48,6 +49,25 @@ test('there is one commented example per preset type, plus procedures.yaml', () 
   }
   expect(configs).toContain(join(EXAMPLES, 'procedures.yaml'));
   expect(configs.filter((f) => f.includes(`${join('examples', 'compat')}`)).length).toBeGreaterThanOrEqual(7);
+});
+
+test('every example opens in the editor without a diagnostic (yaml-language-server, the README\'s $schema line)', async () => {
+  const dir = tempDir();
+  // The package as npm installs it, so the README's relative `$schema` path resolves.
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(ROOT, join(dir, 'node_modules', 'playwright-multiauth'), 'dir');
+  const lsp = await YamlLanguageServer.start(dir);
+  try {
+    const shown = await Promise.all(configs.map(async (file, index) => {
+      // One folder for all: the server loads the schema once per resolved path.
+      const uri = `file://${join(dir, `example-${index}.yaml`)}`;
+      lsp.open(uri, `# yaml-language-server: $schema=./node_modules/playwright-multiauth/docs/schema.json\n${readFileSync(file, 'utf8')}`);
+      return (await lsp.settledDiagnostics(uri)).map((d) => `${relative(ROOT, file)}:${d.range.start.line}: ${d.message}`);
+    }));
+    expect(shown.flat()).toEqual([]);
+  } finally {
+    await lsp.stop();
+  }
 });
 
 for (const file of configs) {

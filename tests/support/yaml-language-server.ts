@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../support/root.js';
+import { ROOT } from './root.js';
 
 /** One LSP message as JSON-RPC 2.0 carries it. */
 interface Message {
