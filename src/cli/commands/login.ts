@@ -54,7 +54,8 @@ export const loginCommand: Command = {
     }
     const parallel = parallelOption(values.parallel as string | undefined);
     checkBrowserPath(values['browser-path'] as string | undefined);
-    const opened = await usableConfig(values.config as string | undefined, io);
+    // Another user's unset ${NAME} does not stop this one signing in (a warning says so).
+    const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;
     if (out !== undefined) {
       const users = values.all ? plan.users : [findPlanUser(plan, positionals[0] as string)];

@@ -5,7 +5,7 @@ import { jsonText } from '../json-output.js';
 
 /**
  * `multiauth users [-c FILE] [--json]`: the configured user names, one a line, in declaration order
- * (preset users first), for shell loops; `--json`: `{"ok": true, "users": [names]}`. Exit 2 with the
+ * (preset users first), for shell loops (an unset `${NAME}` does not hide a name); `--json`: `{"ok": true, "users": [names]}`. Exit 2 with the
  * issues on stderr (and `{"ok": false, "error"}` with `--json`) when the config is invalid.
  *
  * @example
@@ -18,7 +18,7 @@ export const usersCommand: Command = {
   options: { config: configOption, json: { type: 'boolean', description: 'print {"ok": true, "users": [names]}' } },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    const { plan } = await openCliConfig(values.config as string | undefined, io, { checks: false });
+    const { plan } = await openCliConfig(values.config as string | undefined, io, { checks: false, deferMissingEnv: true });
     const names = plan.users.map((user) => user.name);
     io.stdout.write(values.json ? jsonText({ ok: true, users: names }) : names.map((name) => `${name}\n`).join(''));
     return ExitCode.OK;
