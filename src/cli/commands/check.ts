@@ -29,9 +29,11 @@ interface UserOutcome {
  * `multiauth check [-c FILE] [--json] [--parallel N] [USER...]`: signs every user in (or the
  * users named), a few at a time, each once, with its session check when it has one, and prints one
  * line per user in the config's order: how it signed in, how long it took, when the session
- * expires, or its error. The full errors follow on stderr, masked. Exit 0 when every user signed
- * in, 1 when any failed, 2 for an invalid config or an unknown user. The command to run first
- * against a new environment, and in CI before the suite. Nothing is cached.
+ * expires, or its error. The full errors follow on stderr, masked. A user that needs an unset
+ * `${NAME}` fails; the others are still checked. Exit 0 when every user signed in, 1 when any
+ * failed, 2 when a failure is the config's, for an invalid config, an unknown user or a
+ * `--browser-path` that names no file. The command to run first against a new environment, and in
+ * CI before the suite. Nothing is cached.
  *
  * @example
  * await main(['check', '-c', 'multiauth.yaml'], io); // 'ok    alice  signed in by procedure "login", checked  0.21 s  expires ...'
