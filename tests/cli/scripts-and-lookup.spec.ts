@@ -190,3 +190,17 @@ test('--browser-path that names no file is a usage error (exit 2) even when no u
   }
   expect((await cli(['check'], dir)).code).toBe(0);
 });
+
+// Found on the way: the Basic header of a basic user ("user:password" in base64) printed in clear.
+test('login masks the Basic header of static credentials, in text and --json', async () => {
+  const dir = writeFiles({ 'multiauth.yaml': 'presets:\n  - type: basic\n    users: [{ username: viewer, password: viewer-pw-7714 }]\n' });
+  const encoded = Buffer.from('viewer:viewer-pw-7714').toString('base64');
+  const text = await cli(['login', 'viewer'], dir);
+  expect(text.code).toBe(0);
+  expect(text.stdout).toContain('Authorization: Basic ********');
+  const asJson = await cli(['login', 'viewer', '--json'], dir);
+  expect(json(asJson)).toMatchObject({ user: 'viewer', headers: { Authorization: [expect.stringContaining('********')] } });
+  for (const run of [text, asJson]) expect(run.stdout + run.stderr).not.toContain(encoded);
+  const revealed = await cli(['login', 'viewer', '--json', '--reveal'], dir);
+  expect(json(revealed)).toMatchObject({ headers: { Authorization: [`Basic ${encoded}`] } });
+});

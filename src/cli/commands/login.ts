@@ -1,4 +1,4 @@
-import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, type SignInEvent } from '../../runtime/index.js';
+import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, sessionSecrets, type SignInEvent } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
@@ -77,6 +77,9 @@ export const loginCommand: Command = {
       await closeDispatchers();
       await browser?.close();
     }
+    // Static credentials join the session after the sign-in (a Basic header of "user:password"):
+    // every value it carries is a secret of what is printed.
+    redactor.add(...sessionSecrets(session));
     const mask = values.reveal ? (text: string) => text : (text: string) => redactor.redact(text);
     io.stdout.write(
       values.json
