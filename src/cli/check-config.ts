@@ -1,26 +1,36 @@
-import { isAbsolute, relative } from 'node:path';
-import { ConfigInvalidError, renderIssue, type ConfigIssue } from '../core/errors.js';
+import { dirname, isAbsolute, relative } from 'node:path';
+import { renderIssue, type ConfigIssue } from '../core/errors.js';
 import type { Redactor } from '../core/redactor.js';
 import { openConfig, type OpenedConfig } from '../sessions/index.js';
 import type { CliIo } from './io.js';
 
 /**
  * Opens the config a command reads, as the fixtures do (see `openConfig`): `-c FILE` resolved
- * against the working directory, else `multiauth.yaml` (`.yml`, `.json`) there. `{ checks: false }`
- * skips the checks after compiling, for commands that only need the plan.
+ * against the working directory (`-c DIR`: the config in DIR), else `multiauth.yaml` (`.yml`,
+ * `.json`) there; when there is none but a parent folder has one, the error names it. Hints name
+ * `-c`, the only way the CLI takes a config. `{ checks: false }` skips the checks after compiling,
+ * for commands that only need the plan; `{ deferMissingEnv: true }` fails only the users that
+ * need an unset `${NAME}`, for commands that sign several users in.
  *
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when no file is given and none is found.
  * @throws ConfigInvalidError with every issue, located and masked, when the config has errors.
  * @example
  * const { plan, warnings } = await openCliConfig(values.config as string | undefined, io);
  */
-export async function openCliConfig(option: string | undefined, io: CliIo, options: { checks?: boolean } = {}): Promise<OpenedConfig> {
+export async function openCliConfig(
+  option: string | undefined,
+  io: CliIo,
+  options: { checks?: boolean; deferMissingEnv?: boolean } = {},
+): Promise<OpenedConfig> {
   return openConfig({
     file: option,
     baseDir: io.cwd,
     env: io.env,
     notFoundHint: 'Create multiauth.yaml (see docs/format.md and examples/), or pass the config file with -c FILE.',
+    foundAboveHint: (found) => `Pass it with -c ${relative(io.cwd, found)}, or run multiauth in ${dirname(found)}.`,
+    chooseOther: '-c FILE',
     checks: options.checks,
+    deferMissingEnv: options.deferMissingEnv === true,
   });
 }
 
@@ -68,23 +78,16 @@ export function plural(count: number, word: string): string {
 }
 
 /**
- * {@link openCliConfig} for commands that need a usable config: prints every issue (errors, then
- * warnings, secrets masked) and returns the opened config, or undefined when it has errors (the
- * command then exits with `ExitCode.INVALID`).
+ * {@link openCliConfig} for commands that need a usable config: prints the warnings (secrets
+ * masked) on stderr and returns the opened config. A config with errors throws, and `main` prints
+ * every issue (and, with `--json`, the error as JSON) and exits with `ExitCode.INVALID`.
  *
+ * @throws ConfigInvalidError as {@link openCliConfig}.
  * @example
  * const opened = await usableConfig(values.config as string | undefined, io);
- * if (!opened) return ExitCode.INVALID;
  */
-export async function usableConfig(option: string | undefined, io: CliIo): Promise<OpenedConfig | undefined> {
-  let opened: OpenedConfig;
-  try {
-    opened = await openCliConfig(option, io);
-  } catch (error) {
-    if (!(error instanceof ConfigInvalidError)) throw error;
-    io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
-    return undefined;
-  }
+export async function usableConfig(option: string | undefined, io: CliIo, options: { deferMissingEnv?: boolean } = {}): Promise<OpenedConfig> {
+  const opened = await openCliConfig(option, io, options);
   if (opened.warnings.length) io.stderr.write(renderIssues(opened.warnings, io.cwd, undefined, opened.redactor));
   return opened;
 }

@@ -46,5 +46,5 @@ export const configOption: OptionSpec = {
   type: 'string',
   short: 'c',
   valueName: 'FILE',
-  description: 'config file (default: multiauth.yaml, multiauth.yml or multiauth.json in the current directory)',
+  description: 'config file, or a folder holding one (default: multiauth.yaml, multiauth.yml or multiauth.json in the current directory)',
 };

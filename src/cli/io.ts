@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../core/errors.js';
+
 /**
  * What the CLI talks to: injected, so tests run `main` in-process with captured output, and the
  * published `bin/multiauth.js` passes the real process streams.
@@ -22,3 +24,20 @@ export const ExitCode = {
   /** A bug in playwright-multiauth (EX_SOFTWARE of sysexits.h). */
   INTERNAL: 70,
 } as const;
+
+/** Error codes that mean "the config or the command line is wrong" (exit 2), not "sign-in failed" (exit 1). */
+const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CONFIG_NOT_FOUND', 'CONFIG_LIMIT', 'CONFIG_SYNTAX', 'CONFIG_INVALID', 'CONFIG_ENV_MISSING', 'CLI_USAGE', 'USER_UNKNOWN',
+  'TEMPLATE_UNKNOWN_VARIABLE', 'TEMPLATE_INVALID', 'TEMPLATE_FUNCTION_FAILED', 'CURL_PARSE', 'CURL_UNSUPPORTED_OPTION', 'CURL_FORBIDDEN', 'BROWSER_UNKNOWN_COMMAND',
+]);
+
+/**
+ * The exit code of an error this package raised: {@link ExitCode.INVALID} when the config or the
+ * command line is wrong, else {@link ExitCode.AUTH_FAILED}.
+ *
+ * @example
+ * exitCodeOf(new MultiAuthError('USER_UNKNOWN', 'no user named "alcie"')); // 2
+ */
+export function exitCodeOf(code: ErrorCode): number {
+  return INVALID_INPUT.has(code) ? ExitCode.INVALID : ExitCode.AUTH_FAILED;
+}

@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isMultiAuthError, type ErrorCode } from '../core/errors.js';
+import { ConfigInvalidError, isMultiAuthError, MultiAuthError } from '../core/errors.js';
 import { didYouMean } from '../config/index.js';
 import type { Command } from './command.js';
 import { commands } from './commands/index.js';
-import { ExitCode, type CliIo } from './io.js';
+import { renderIssues } from './check-config.js';
+import { ExitCode, exitCodeOf, type CliIo } from './io.js';
+import { jsonFailure } from './json-output.js';
 import { commandUsage, HELP_OPTION, mainUsage } from './usage.js';
 
 export type { CliIo } from './io.js';
 export { ExitCode } from './io.js';
-
-/** Error codes that mean "the config or the command line is wrong" (exit 2), not "sign-in failed" (exit 1). */
-const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'CONFIG_NOT_FOUND', 'CONFIG_LIMIT', 'CONFIG_SYNTAX', 'CONFIG_INVALID', 'CONFIG_ENV_MISSING', 'CLI_USAGE', 'USER_UNKNOWN',
-  'TEMPLATE_UNKNOWN_VARIABLE', 'TEMPLATE_INVALID', 'TEMPLATE_FUNCTION_FAILED', 'CURL_PARSE', 'CURL_UNSUPPORTED_OPTION', 'CURL_FORBIDDEN', 'BROWSER_UNKNOWN_COMMAND',
-]);
 
 /**
  * Runs the `multiauth` command line and returns the exit code (DESIGN.md section 6): 0 ok, 1
@@ -27,20 +23,37 @@ const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  */
 export async function main(argv: string[], raw: CliIo): Promise<number> {
   const io = printableOutput(raw);
+  // Known before parsing: a script that asked for JSON gets JSON, even for a usage mistake.
+  const json = wantsJson(argv);
   try {
-    return await dispatch(argv, io);
+    return await dispatch(argv, io, json);
   } catch (error) {
-    if (isMultiAuthError(error)) {
-      io.stderr.write(`${error.render()}\n`);
-      return INVALID_INPUT.has(error.code) ? ExitCode.INVALID : ExitCode.AUTH_FAILED;
-    }
+    if (isMultiAuthError(error)) return failed(io, error, json);
     const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
     io.stderr.write(`internal error (a bug in playwright-multiauth)\n${detail}\n`);
     return ExitCode.INTERNAL;
   }
 }
 
-async function dispatch(argv: string[], io: CliIo): Promise<number> {
+/**
+ * A failure as the user sees it: the text on stderr (config issues as compiler lines), and with
+ * `--json` the same error as JSON on stdout.
+ */
+function failed(io: CliIo, error: MultiAuthError, json: boolean): number {
+  io.stderr.write(error instanceof ConfigInvalidError ? renderIssues(error.issues, io.cwd, error.file) : `${error.render()}\n`);
+  if (json) io.stdout.write(jsonFailure(error));
+  return exitCodeOf(error.code);
+}
+
+/** `--json` given to a command that has it (`check --json`, not `schema --json-ish` nor a USER named so). */
+function wantsJson(argv: readonly string[]): boolean {
+  const command = commands.find((c) => c.name === argv[0]);
+  if (!command || !('json' in command.options)) return false;
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) return usageError(io, 'no command given');
   if (first === '-h' || first === '--help') return help(io, rest[0]);
@@ -69,7 +82,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    if (isParseArgsError(error)) return usageError(io, parseArgsMessage(error, command), command);
+    if (isParseArgsError(error)) return usageError(io, parseArgsMessage(error, command), command, json);
     throw error;
   }
   if (parsed.values.help) {
@@ -77,8 +90,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     return ExitCode.OK;
   }
   const count = parsed.positionals.length;
-  if (count < command.positionals.min) return usageError(io, 'missing argument', command);
-  if (count > command.positionals.max) return usageError(io, `unexpected argument "${parsed.positionals[command.positionals.max]}"`, command);
+  if (count < command.positionals.min) return usageError(io, 'missing argument', command, json);
+  if (count > command.positionals.max) return usageError(io, `unexpected argument "${parsed.positionals[command.positionals.max]}"`, command, json);
   return command.run({ values: parsed.values, positionals: parsed.positionals, io });
 }
 
@@ -89,8 +102,11 @@ function help(io: CliIo, name: string | undefined): number {
   return ExitCode.OK;
 }
 
-function usageError(io: CliIo, message: string, command?: Command): number {
+function usageError(io: CliIo, message: string, command?: Command, json = false): number {
   io.stderr.write(`multiauth: ${message}\n\n${command ? commandUsage(command) : mainUsage(commands)}`);
+  if (json && command) {
+    io.stdout.write(jsonFailure(new MultiAuthError('CLI_USAGE', message, { hint: `multiauth ${command.name} --help shows the options.` })));
+  }
   return ExitCode.INVALID;
 }
 

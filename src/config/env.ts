@@ -6,6 +6,7 @@ import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { CONFIG_LIMITS } from './limits.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import { keyOf, type SourceMap } from './source-map.js';
+import { suggest } from '../core/suggest.js';
 
 /** Environment variables as `process.env` holds them. */
 export type Env = Record<string, string | undefined>;
@@ -135,10 +136,12 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
       // Own properties only: `${constructor}` is an unset variable, not Object's constructor.
       const substitute = Object.hasOwn(env, name) ? env[name] : undefined;
       if (substitute === undefined) {
+        // A typo of a name that is set: say which, and do not tell the user to set the typo.
+        const meant = suggest(name, definedNames(env));
         result.issues.push({
           severity: 'error', path, location: map.at(offset),
-          message: `environment variable ${name} is not set`,
-          hint: missingHint.replaceAll('{name}', name),
+          message: `environment variable ${name} is not set${meant === undefined ? '' : ` (did you mean "${meant}"?)`}`,
+          hint: meant === undefined ? missingHint.replaceAll('{name}', name) : `Write \${${meant}}, which is set, if that is the variable meant.`,
         });
         // Deferred (`missingAs`): the value is usable as text, and only the users that need it fail.
         if (missingAs !== undefined) return missingAs;
@@ -177,6 +180,11 @@ export function substituteEnv(doc: Document, env: Env, map: SourceMap, missingHi
 
   walk(doc.contents as Node | null, []);
   return result;
+}
+
+/** The names `env` sets, for did-you-mean; a process environment holds a few hundred at most. */
+function definedNames(env: Env): string[] {
+  return Object.keys(env).filter((name) => env[name] !== undefined && NAME.test(name));
 }
 
 /** Below `...project.tests[i].commands`: Selenium IDE's own `${var}` syntax lives there. */

@@ -26,29 +26,34 @@ export const CONFIG_LIMITS = Object.freeze({
  */
 export { TEMPLATE_LIMITS } from '../core/template-expr.js';
 
+/** How a config is named when the caller does not say: every way there is. */
+const DEFAULT_CHOOSE_OTHER = '-c FILE, the authConfig option or MULTIAUTH_CONFIG';
+
 /**
  * Reads a config file: a regular file (not a device, FIFO or directory) of at most
  * `CONFIG_LIMITS.fileBytes`, checked before it is opened (a FIFO would block, `/dev/zero` never
  * ends) and again once open, and read with that bound.
+ *
+ * `chooseOther` says how the caller's user names another file (the CLI: `-c FILE`).
  *
  * @throws MultiAuthError `CONFIG_NOT_FOUND` when it cannot be opened; `CONFIG_LIMIT` when it is not
  *   a regular file or is too large.
  * @example
  * const text = readConfigFile('multiauth.yaml');
  */
-export function readConfigFile(file: string): string {
+export function readConfigFile(file: string, chooseOther = DEFAULT_CHOOSE_OTHER): string {
   try {
     return readRegularFile(file, { maxBytes: CONFIG_LIMITS.fileBytes });
   } catch (error) {
     if (!(error instanceof NotRegularFileError)) {
       throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: ${(error as Error).message}`, {
-        hint: 'Make the file readable, or choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
+        hint: `Make the file readable, or choose another file with ${chooseOther}.`,
       });
     }
     switch (error.reason) {
       case 'directory':
         throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: it is a directory`, {
-          hint: 'Point -c (or authConfig, MULTIAUTH_CONFIG) at the multiauth.yaml file itself.',
+          hint: `Point ${chooseOther} at the multiauth.yaml file itself.`,
         });
       case 'too-large':
         throw new MultiAuthError('CONFIG_LIMIT', `the config ${file} is ${mebibytes(error.size ?? 0)}, more than the ${mebibytes(CONFIG_LIMITS.fileBytes)} a config may be`, {
@@ -61,7 +66,7 @@ export function readConfigFile(file: string): string {
         });
       case 'missing':
         throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read the config ${file}: no such file`, {
-          hint: 'Check the path, or create the file (see docs/format.md); choose another file with -c FILE, the authConfig option or MULTIAUTH_CONFIG.',
+          hint: `Check the path, or create the file (see docs/format.md); choose another file with ${chooseOther}.`,
         });
     }
   }

@@ -42,6 +42,8 @@ export interface LoadOptions {
    * `LoadedConfig.missingEnv`), when nothing else is wrong. For running tests; `validate` lists them.
    */
   deferMissingEnv?: boolean;
+  /** How the caller's user names another config file, for hints (the CLI: `-c FILE`). */
+  chooseOther?: string;
 }
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -65,7 +67,7 @@ export function loadConfig(file: string, options: LoadOptions = {}): LoadedConfi
       hint: 'Name the config file *.yaml, *.yml or *.json.',
     });
   }
-  const text = readConfigFile(file);
+  const text = readConfigFile(file, options.chooseOther);
   return parseConfig(text, file, { ...options, dotenvDir: dirname(file) });
 }
 
@@ -97,7 +99,7 @@ export function parseConfig(text: string, file: string, options: LoadOptions & {
   const substitution = substituteEnv(doc, env, map,
     envFile ? `Set {name} in the environment, or in ${envFile} beside the config.` : 'Set {name} in the environment.',
     options.deferMissingEnv ? '' : undefined);
-  const deferred = options.deferMissingEnv ? substitution.issues.filter((i) => /^environment variable \S+ is not set$/.test(i.message)) : [];
+  const deferred = options.deferMissingEnv ? substitution.issues.filter((i) => /^environment variable \S+ is not set( \(did you mean "\S+"\?\))?$/.test(i.message)) : [];
 
   const issues: ConfigIssue[] = [...syntax, ...substitution.issues.filter((i) => !deferred.includes(i))];
   let data: unknown;

@@ -38,6 +38,41 @@ export function getPath(root: unknown, path: string): { found: true; value: unkn
   return { found: true, value: current };
 }
 
+/** Where {@link walkPath} stopped: the segments that resolved, and the value they lead to. */
+export interface PathWalk {
+  /** The segments that resolved, in order (empty when the first one did not). */
+  walked: string[];
+  /** The first segment that did not resolve; undefined when the whole path did. */
+  missing?: string;
+  /** The value the walked segments lead to (the root when none did). */
+  at: unknown;
+}
+
+/**
+ * Follows a dot path as {@link getPath} does and says how far it got: for an error that shows the
+ * path walked and what was there when nothing was found.
+ *
+ * @example
+ * walkPath({ data: { auth: { token_type: 'x' } } }, 'data.auth.access_token');
+ * // { walked: ['data', 'auth'], missing: 'access_token', at: { token_type: 'x' } }
+ */
+export function walkPath(root: unknown, path: string): PathWalk {
+  if (isPlainObject(root) && Object.hasOwn(root, path)) return { walked: [path], at: root[path] };
+  const walked: string[] = [];
+  let current: unknown = root;
+  for (const segment of segmentsOf(path)) {
+    if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length) {
+      current = current[Number(segment)];
+    } else if (isPlainObject(current) && Object.hasOwn(current, segment)) {
+      current = current[segment];
+    } else {
+      return { walked, missing: segment, at: current };
+    }
+    walked.push(segment);
+  }
+  return { walked, at: current };
+}
+
 /** Paths come from the config, so there are few; at most this many are kept. */
 const MAX_CACHED_PATHS = 500;
 const pathSegments = new Map<string, string[]>();

@@ -18,6 +18,7 @@ import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/la
 import type { Session, SignInResult } from './session/session.js';
 
 export { findPlanUser } from './engine/find-user.js';
+export { checkBrowserPath } from './protocols/browser/browser-path.js';
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export { completeSession } from './engine/complete.js';
 export { isDomainless } from './session/cookie-match.js';

@@ -22,6 +22,10 @@ export interface OpenConfigOptions {
   env: Record<string, string | undefined>;
   /** The "Recommended fix" when no config is found: how this caller's user names one. */
   notFoundHint: string;
+  /** The "Recommended fix" when none is in `baseDir` but a parent folder has one (see `configFile`). */
+  foundAboveHint?: (found: string) => string;
+  /** How this caller's user names another config file, for hints (the CLI: `-c FILE`). */
+  chooseOther?: string;
   /**
    * false: stop after compiling, without `checkPlan` and `preflight` (warnings then are the
    * loader's only), for callers that need only the users. Default true.
@@ -74,7 +78,11 @@ export interface OpenedConfig {
  */
 export function openConfig(options: OpenConfigOptions): OpenedConfig {
   const file = configFile(options);
-  const loaded = loadConfig(file, { env: options.env, deferMissingEnv: options.deferMissingEnv === true });
+  const loaded = loadConfig(file, {
+    env: options.env,
+    deferMissingEnv: options.deferMissingEnv === true,
+    ...(options.chooseOther === undefined ? {} : { chooseOther: options.chooseOther }),
+  });
   return checkConfig(loaded, file, options);
 }
 

@@ -75,6 +75,33 @@ test.describe('environment substitution', () => {
     }
   });
 
+  // Issue 25: a typo got no did-you-mean, and the fix told the user to set the typo.
+  test('a typo of a name set in .env or the environment gets a did-you-mean, and the fix names the one that is set', () => {
+    const { dir, remove } = tempFiles({
+      'multiauth.yaml': USER('"${ALICE_PASWORD}"').replace('username: alice', 'username: "${SERVICE_USR}"'),
+      '.env': 'ALICE_PASSWORD=from-dotenv\n',
+    });
+    try {
+      const file = join(dir, 'multiauth.yaml');
+      const error = thrown(() => loadConfig(file, { env: { SERVICE_USER: 'svc' } }));
+      expect(error.code).toBe('CONFIG_ENV_MISSING');
+      const text = error.render();
+      expect(text).toContain('environment variable SERVICE_USR is not set (did you mean "SERVICE_USER"?)\n    Write ${SERVICE_USER}, which is set, if that is the variable meant.');
+      expect(text).toContain('environment variable ALICE_PASWORD is not set (did you mean "ALICE_PASSWORD"?)\n    Write ${ALICE_PASSWORD}, which is set, if that is the variable meant.');
+      expect(text).not.toMatch(/Set (SERVICE_USR|ALICE_PASWORD)/);
+      // The suggestion names the variable, never its value.
+      expect(text).not.toContain('from-dotenv');
+      // Deferred (as the fixtures and `check` load), a typo still fails only the users that need it.
+      const deferred = loadConfig(file, { env: { SERVICE_USER: 'svc' }, deferMissingEnv: true });
+      expect(deferred.missingEnv.map((issue) => issue.message)).toEqual([
+        'environment variable SERVICE_USR is not set (did you mean "SERVICE_USER"?)',
+        'environment variable ALICE_PASWORD is not set (did you mean "ALICE_PASSWORD"?)',
+      ]);
+    } finally {
+      remove();
+    }
+  });
+
   test('every missing variable is reported, with the schema issues of the rest of the file', () => {
     const text = 'users:\n  - name: ${A}\n    procedure: ${B}\n    credentials: { username: "${A}", pasword: x }\n';
     const error = thrown(() => parseConfig(text, 'multiauth.yaml', { env: {} }));

@@ -1,8 +1,10 @@
+import type { ErrorData } from '../../core/error-data.js';
 import type { MultiAuthError } from '../../core/errors.js';
-import { authenticate, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
+import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
 import { plural, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
-import { ExitCode } from '../io.js';
+import { ExitCode, exitCodeOf } from '../io.js';
+import { jsonError, jsonText } from '../json-output.js';
 import { browserFor } from './browser-users.js';
 import { DEFAULT_PARALLEL, inOrderBounded, MAX_PARALLEL, parallelOption, userFailure } from './bounded.js';
 import { describeExpiry, describeHow } from './login-output.js';
@@ -12,23 +14,26 @@ import { describeExpiry, describeHow } from './login-output.js';
 interface UserOutcome {
   user: string;
   ok: boolean;
-  /** `signed in by procedure "login"`, `static credentials (no sign-in request)`. */
+  /** `signed in by procedure "login"`, `static credentials (no sign-in request)`; `not signed in` when it failed. */
   how: string;
-  /** Whether a session check (`validation`) ran after the sign-in. */
+  /** Whether a session check (`validation`) ran after the sign-in and passed. */
   checked: boolean;
   ms: number;
   /** Unix ms, or null: never expires. Absent when the sign-in failed. */
   expiresAt?: number | null;
-  error?: { code: string; message: string };
+  /** Why it failed, as every `--json` error is (`jsonError`). */
+  error?: ErrorData;
 }
 
 /**
  * `multiauth check [-c FILE] [--json] [--parallel N] [USER...]`: signs every user in (or the
  * users named), a few at a time, each once, with its session check when it has one, and prints one
  * line per user in the config's order: how it signed in, how long it took, when the session
- * expires, or its error. The full errors follow on stderr, masked. Exit 0 when every user signed
- * in, 1 when any failed, 2 for an invalid config or an unknown user. The command to run first
- * against a new environment, and in CI before the suite. Nothing is cached.
+ * expires, or its error. The full errors follow on stderr, masked. A user that needs an unset
+ * `${NAME}` fails; the others are still checked. Exit 0 when every user signed in, 1 when any
+ * failed, 2 when a failure is the config's, for an invalid config, an unknown user or a
+ * `--browser-path` that names no file. The command to run first against a new environment, and in
+ * CI before the suite. Nothing is cached.
  *
  * @example
  * await main(['check', '-c', 'multiauth.yaml'], io); // 'ok    alice  signed in by procedure "login", checked  0.21 s  expires ...'
@@ -41,7 +46,10 @@ export const checkCommand: Command = {
     'Signs every user (or each USER named) in once, as the fixtures would, runs its session\n' +
     'check, and prints one line per user: how it signed in, the time it took, when the session\n' +
     'expires, or the error (the full errors follow on stderr, secrets masked). Nothing is\n' +
-    'cached. Exit 0 all signed in, 1 any failed, 2 invalid config or unknown user.',
+    'cached. A user whose part of the config needs an unset ${NAME} fails; the others still\n' +
+    'sign in. --json prints {"ok", "users"} on stdout, or {"ok": false, "error"} when nothing\n' +
+    'could be checked. Exit 0 all signed in, 1 any failed, 2 invalid config, unknown user,\n' +
+    'an unset variable or a --browser-path that names no file.',
   options: {
     config: configOption,
     json: { type: 'boolean', description: 'print {"ok", "users": [{user, ok, how, checked, ms, expiresAt, error}]}' },
@@ -51,12 +59,14 @@ export const checkCommand: Command = {
   positionals: { min: 0, max: 10_000 },
   async run({ values, positionals, io }) {
     const parallel = parallelOption(values.parallel as string | undefined);
-    const opened = await usableConfig(values.config as string | undefined, io);
-    if (!opened) return ExitCode.INVALID;
+    const browserPath = values['browser-path'] as string | undefined;
+    checkBrowserPath(browserPath);
+    // An unset ${NAME} fails the users that need it, not the whole check.
+    const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;
     const users = positionals.length ? [...new Set(positionals)].map((name) => findPlanUser(plan, name)) : plan.users;
 
-    const browser = await browserFor(plan, users, values['browser-path'] as string | undefined, io);
+    const browser = await browserFor(plan, users.filter((user) => !user.missingEnv?.length), browserPath, io);
     const width = Math.min(24, Math.max(...users.map((user) => user.name.length)));
     let results: Array<{ outcome: UserOutcome; failure?: MultiAuthError }>;
     try {
@@ -65,14 +75,14 @@ export const checkCommand: Command = {
         parallel,
         async (user) => {
           const started = performance.now();
-          const how = describeHow(user.procedure, 'signed-in');
-          const checked = user.validation !== undefined;
           try {
             const session: Session = await authenticate(plan, user.name, { redactor, browser: browser?.browser });
-            return { outcome: { user: user.name, ok: true, how, checked, ms: performance.now() - started, expiresAt: session.expiresAt } };
+            const how = describeHow(user.procedure, 'signed-in');
+            return { outcome: { user: user.name, ok: true, how, checked: user.validation !== undefined, ms: performance.now() - started, expiresAt: session.expiresAt } };
           } catch (error) {
             const failure = userFailure(error, redactor);
-            return { outcome: { user: user.name, ok: false, how, checked, ms: performance.now() - started, error: { code: failure.code, message: failure.message } }, failure };
+            const outcome: UserOutcome = { user: user.name, ok: false, how: 'not signed in', checked: false, ms: performance.now() - started, error: jsonError(failure, redactor) };
+            return { outcome, failure };
           }
         },
         // Lines come out in the config's order, each as soon as it and those before it are done.
@@ -88,14 +98,16 @@ export const checkCommand: Command = {
     const done = results.map(({ outcome }) => outcome);
     const failed = done.filter((outcome) => !outcome.ok).length;
     if (values.json) {
-      io.stdout.write(`${redactor.redact(JSON.stringify({ ok: failed === 0, users: done.map(rounded) }, null, 2))}\n`);
+      io.stdout.write(redactor.redact(jsonText({ ok: failed === 0, users: done.map(rounded) })));
     } else {
       io.stdout.write(`${plural(done.length, 'user')}: ${done.length - failed} signed in${failed ? `, ${failed} failed` : ''}\n`);
     }
     for (const { outcome, failure } of results) {
       if (failure) io.stderr.write(`\n${outcome.user}:\n${redactor.redact(failure.render())}\n`);
     }
-    return failed ? ExitCode.AUTH_FAILED : ExitCode.OK;
+    // A user the config cannot sign in (an unset variable) is the config's fault: exit 2, as `validate`.
+    const codes = results.flatMap(({ failure }) => (failure ? [exitCodeOf(failure.code)] : []));
+    return codes.length ? Math.max(...codes) : ExitCode.OK;
   },
 };
 

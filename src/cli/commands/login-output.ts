@@ -1,4 +1,4 @@
-import type { Redactor } from '../../core/redactor.js';
+import { maskStrings } from '../json-output.js';
 import type { ObservedCookie } from '../../runtime/index.js';
 import type { Session } from '../../runtime/index.js';
 import { sessionHeaders } from '../../runtime/index.js';
@@ -98,13 +98,4 @@ function cookieAttributes(cookie: ObservedCookie): string {
     cookie.sameSite && `SameSite=${cookie.sameSite}`,
   ].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
-}
-
-function maskStrings(value: unknown, mask: (text: string) => string): unknown {
-  if (typeof value === 'string') return mask(value);
-  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
-  }
-  return value;
 }

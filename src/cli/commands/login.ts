@@ -1,4 +1,4 @@
-import { authenticate, closeDispatchers, findPlanUser, type SignInEvent } from '../../runtime/index.js';
+import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, sessionSecrets, type SignInEvent } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
@@ -32,6 +32,7 @@ export const loginCommand: Command = {
     'statuses, times, the names of what was extracted, the injections, the session check.\n' +
     '--all --out DIR signs every user in (a few at a time) and writes their sessions, sealed with\n' +
     'MULTIAUTH_CACHE_KEY, into DIR: a bundle shards use as MULTIAUTH_CACHE_DIR (docs/caching.md).\n' +
+    'With --json a failure prints {"ok": false, "error"} on stdout.\n' +
     'Exit 0 signed in, 1 sign-in failed, 2 invalid config or unknown user.',
   options: {
     config: configOption,
@@ -52,8 +53,9 @@ export const loginCommand: Command = {
       });
     }
     const parallel = parallelOption(values.parallel as string | undefined);
-    const opened = await usableConfig(values.config as string | undefined, io);
-    if (!opened) return ExitCode.INVALID;
+    checkBrowserPath(values['browser-path'] as string | undefined);
+    // Another user's unset ${NAME} does not stop this one signing in (a warning says so).
+    const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;
     if (out !== undefined) {
       const users = values.all ? plan.users : [findPlanUser(plan, positionals[0] as string)];
@@ -75,6 +77,9 @@ export const loginCommand: Command = {
       await closeDispatchers();
       await browser?.close();
     }
+    // Static credentials join the session after the sign-in (a Basic header of "user:password"):
+    // every value it carries is a secret of what is printed.
+    redactor.add(...sessionSecrets(session));
     const mask = values.reveal ? (text: string) => text : (text: string) => redactor.redact(text);
     io.stdout.write(
       values.json

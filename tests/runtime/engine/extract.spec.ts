@@ -261,6 +261,28 @@ test.describe('not found', () => {
     expect(extract(o, ex({ location: 'header', key: 'x-session', regex: 'zzz', optional: true }), where)).toBeUndefined();
   });
 
+  // Issue 25: a dot path that stops half-way showed only the top-level keys.
+  test('a dot path that stops half-way shows the path walked and the keys where it stopped, never values', () => {
+    const body = { data: { auth: { token_type: secret, expires_in: 3600 } }, list: [secret] };
+    const o = obs({ responses: [response({ headers: [['Content-Type', 'application/json']], body: JSON.stringify(body) })] });
+    const error = thrown(() => extract(o, ex({ location: 'body', key: 'data.auth.access_token' }), where));
+    expect(error.details).toContain('seen: latest response body: JSON, top-level keys data, list; path walked data.auth, no "access_token" there: keys token_type, expires_in');
+    const inArray = thrown(() => extract(o, ex({ location: 'body', key: 'list.3.id' }), where));
+    expect(inArray.details).toContain('seen: latest response body: JSON, top-level keys data, list; path walked list, no "3" there: an array of 1 item');
+    const atString = thrown(() => extract(o, ex({ location: 'body', key: 'data.auth.token_type.value' }), where));
+    expect(atString.render()).toContain('path walked data.auth.token_type, no "value" there: a string');
+    expect(error.render() + inArray.render() + atString.render()).not.toContain(secret);
+  });
+
+  test('the keys shown are bounded: at most 30, each cut short', () => {
+    const wide = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${'k'.repeat(100)}${i}`, i]));
+    const o = obs({ responses: [response({ body: JSON.stringify({ data: wide }) })] });
+    const line = thrown(() => extract(o, ex({ location: 'body', key: 'data.token' }), where)).details.find((d) => d.includes('path walked')) ?? '';
+    expect(line).toContain(`keys ${'k'.repeat(60)}..., `);
+    expect(line).toMatch(/, \.\.\. and 970 more$/);
+    expect(line.length).toBeLessThan(2500);
+  });
+
   test('an empty observation reports no bodies', () => {
     const error = thrown(() => extract(emptyObservation(), ex({ location: 'body', key: 'x' }), where));
     expect(error.render()).toContain('response bodies: (none)');

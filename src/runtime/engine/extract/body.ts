@@ -1,6 +1,6 @@
 import type { PlanExtraction } from '../../../compile/index.js';
 import type { HeaderPair, Observation, ObservedResponse } from '../../http/observation.js';
-import { getPath, isPlainObject } from '../../../core/json-path.js';
+import { getPath, isPlainObject, walkPath } from '../../../core/json-path.js';
 import { listNames, type Lookup } from './types.js';
 
 /**
@@ -44,7 +44,7 @@ export function bodyLookup(observation: Observation, extraction: Pick<PlanExtrac
         const which = i === 0 ? 'latest response body' : `response body ${i + 1} from the end`;
         if (!b.json) return `${which}: ${b.kind} (${b.text.length} characters)`;
         const keys = isPlainObject(b.value) ? `top-level keys ${listNames(Object.keys(b.value))}` : 'not an object';
-        return `${which}: JSON, ${keys}`;
+        return `${which}: JSON, ${keys}${extraction.match === undefined ? pathStop(b.value, extraction.key) : ''}`;
       });
     },
     ...(latest &&
@@ -136,6 +136,22 @@ function parseBody(text: string, headers: HeaderPair[]): ParsedBody {
   if (claimsJson) return { json: false, text, wholeText: false, kind: 'JSON that does not parse' };
   if (type.includes('html') || /^<(!doctype|html|head|body)\b/i.test(trimmed)) return { json: false, text, wholeText: false, kind: 'an HTML page' };
   return { json: false, text, wholeText: true, kind: 'text' };
+}
+
+/**
+ * How far a dot path got in a JSON body that does not resolve it: the segments walked and the keys
+ * where it stopped (names only, never values). Empty when the walk stopped at the top (the
+ * top-level keys say it) or the path resolved.
+ */
+function pathStop(root: unknown, key: string): string {
+  const walk = walkPath(root, key);
+  if (walk.missing === undefined || walk.walked.length === 0) return '';
+  const there = isPlainObject(walk.at)
+    ? `keys ${listNames(Object.keys(walk.at))}`
+    : Array.isArray(walk.at)
+      ? `an array of ${walk.at.length} item${walk.at.length === 1 ? '' : 's'}`
+      : walk.at === null ? 'null' : `a ${typeof walk.at}`;
+  return `; path walked ${listNames([walk.walked.join('.')])}, no "${listNames([walk.missing])}" there: ${there}`;
 }
 
 function contentType(headers: HeaderPair[]): string {

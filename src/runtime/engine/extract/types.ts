@@ -12,8 +12,22 @@ export interface Lookup {
   reason?: () => string;
 }
 
-/** Joins names for `seen` lines, `(none)` for an empty list. */
+/** A server chooses how many names a body or a response has: an error line shows this many at most. */
+const MAX_NAMES = 30;
+/** ... and this many characters of each. */
+const MAX_NAME_LENGTH = 60;
+
+/**
+ * Joins names for `seen` lines, `(none)` for an empty list; at most {@link MAX_NAMES} names, each
+ * cut at {@link MAX_NAME_LENGTH} characters, then how many more there are.
+ *
+ * @example
+ * listNames(['token_type', 'expires_in']); // 'token_type, expires_in'
+ */
 export function listNames(names: Iterable<string>): string {
   const unique = [...new Set(names)];
-  return unique.length ? unique.join(', ') : '(none)';
+  if (!unique.length) return '(none)';
+  const shown = unique.slice(0, MAX_NAMES).map((name) => (name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH)}...` : name));
+  const more = unique.length - shown.length;
+  return `${shown.join(', ')}${more > 0 ? `, ... and ${more} more` : ''}`;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { MultiAuthError } from '../../../core/errors.js';
+import { checkBrowserPath } from './browser-path.js';
 
 /** Options of {@link launchBrowserForCli}. */
 export interface CliBrowserOptions {
@@ -84,11 +85,7 @@ export async function launchBrowserForCli(options: CliBrowserOptions): Promise<{
   // A path on the command line (or in the shell's environment) that names nothing is a usage
   // mistake of this command (exit 2), not a failed sign-in.
   const named = options.browserPath ?? (options.env.MULTIAUTH_BROWSER_PATH || undefined);
-  if (named !== undefined && !existsSync(named)) {
-    throw new MultiAuthError('CLI_USAGE', `no browser at ${named}`, {
-      hint: 'Pass the path of a Chromium executable with --browser-path (or MULTIAUTH_BROWSER_PATH), or run `npx playwright install chromium`.',
-    });
-  }
+  checkBrowserPath(named);
   const proxy = options.proxy ? { server: options.proxy } : undefined;
   const browser = await launchDiscovered(
     (executablePath) => chromium.launch({ headless: true, executablePath, proxy, args: ['--disable-gpu', '--disable-dev-shm-usage'] }),

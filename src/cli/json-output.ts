@@ -1,0 +1,53 @@
+import { errorData, type ErrorData } from '../core/error-data.js';
+import type { MultiAuthError } from '../core/errors.js';
+import type { Redactor } from '../core/redactor.js';
+
+/**
+ * An error as every `--json` output shows it (the whole command's, or one user's in `check`):
+ * `{code, message, hint?, details, path?, location?, context?, file?, issues?}`, the fields of
+ * `errorData`. Strings go through `redactor` when given (the error's own text is masked already
+ * wherever it was built; this is the last place before it is printed).
+ *
+ * @example
+ * jsonError(new MultiAuthError('USER_UNKNOWN', 'no user named "alcie"')); // { code: 'USER_UNKNOWN', message: ..., details: [] }
+ */
+export function jsonError(error: MultiAuthError, redactor?: Redactor): ErrorData {
+  const data = errorData(error);
+  return redactor ? (maskStrings(data, (text) => redactor.redact(text)) as ErrorData) : data;
+}
+
+/**
+ * What a command prints on stdout with `--json` when it fails as a whole (exit 1 or 2): one line of
+ * text holding `{"ok": false, "error": {...}}`, valid JSON whatever went wrong.
+ *
+ * @example
+ * io.stdout.write(jsonFailure(error)); // '{\n  "ok": false,\n  "error": {"code": "CONFIG_INVALID", ...}\n}\n'
+ */
+export function jsonFailure(error: MultiAuthError, redactor?: Redactor): string {
+  return jsonText({ ok: false, error: jsonError(error, redactor) });
+}
+
+/**
+ * A value as `--json` prints it: indented by two spaces, one newline at the end.
+ *
+ * @example
+ * io.stdout.write(jsonText({ ok: true, users: ['alice'] }));
+ */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Every string inside a JSON value passed through `mask`; the structure is kept.
+ *
+ * @example
+ * maskStrings({ token: 'abc', n: 1 }, (t) => redactor.redact(t)); // { token: '********', n: 1 }
+ */
+export function maskStrings(value: unknown, mask: (text: string) => string): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
+  }
+  return value;
+}
