@@ -86,8 +86,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   // Started on first use, by a browser sign-in or a signInAs page: not by an API-only worker.
   _authBrowser: [
-    async ({ playwright, browserName, launchOptions }, use) => {
-      const browser = new WorkerBrowser({ browserType: playwright[browserName], browserName, launchOptions, env: process.env });
+    async ({ playwright, browserName, launchOptions, connectOptions }, use) => {
+      const browser = new WorkerBrowser({ browserType: playwright[browserName], browserName, launchOptions, ...(connectOptions ? { connectOptions } : {}), env: process.env });
       await use(browser);
       await browser.close();
     },
