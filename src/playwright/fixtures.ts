@@ -12,7 +12,7 @@ import {
   type TestType,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
-import { launchDiscovered, type Session } from '../runtime/index.js';
+import type { Session } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth, type AnswerOf } from './worker-auth.js';
 import { describeTrigger, signedOutBy, triggerKind } from './signed-out.js';
@@ -20,6 +20,9 @@ import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
+import { LazySignedInUser } from './signed-in-user.js';
+import { describeSource, signInStep, warnOverriddenUser, ANNOTATION } from './sign-in-report.js';
+import { WorkerBrowser } from './worker-browser.js';
 import { wrapRequestContext, type LiveSession, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
 import { redactedUrl } from '../core/urls.js';
 import { clientCertificatesFor } from './mtls.js';
@@ -37,16 +40,20 @@ export interface AuthWorkerOptions {
   authConfig: string | undefined;
 }
 
-/** Another user, signed in, for tests that act as several users. */
+/**
+ * Another user, signed in, for tests that act as several users. `request` needs no browser;
+ * `context` and `page` open on first use (`const page = await bob.page`), so a test that only
+ * calls APIs as the user starts no browser.
+ */
 export interface SignedInUser {
-  user: string;
-  session: Session;
+  readonly user: string;
+  readonly session: Session;
   /** An API request context carrying the user's credentials. */
-  request: APIRequestContext;
-  /** A new browser context signed in as the user. */
-  context: BrowserContext;
-  /** A page in `context`. */
-  page: Page;
+  readonly request: APIRequestContext;
+  /** A new browser context signed in as the user, opened on first use. */
+  readonly context: Promise<BrowserContext>;
+  /** A page in `context`, opened on first use. */
+  readonly page: Promise<Page>;
 }
 
 /** Fixtures every test gets. */
@@ -66,52 +73,55 @@ interface InternalTestFixtures {
 
 interface InternalWorkerFixtures {
   _multiauth: WorkerAuth;
+  _authBrowser: WorkerBrowser;
 }
 
 type PlaywrightTest = PlaywrightTestArgs & PlaywrightTestOptions;
 type PlaywrightWorker = PlaywrightWorkerArgs & PlaywrightWorkerOptions;
 
 const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures, PlaywrightTest, PlaywrightWorker> = {
-  authUser: [undefined, { option: true }],
-  authConfig: [undefined, { option: true, scope: 'worker' }],
+  // Boxed, as Playwright's options are: a value is no step of the report.
+  authUser: [undefined, { option: true, box: true }],
+  authConfig: [undefined, { option: true, scope: 'worker', box: true }],
+
+  // Started on first use, by a browser sign-in or a signInAs page: not by an API-only worker.
+  _authBrowser: [
+    async ({ playwright, browserName, launchOptions, connectOptions }, use) => {
+      const browser = new WorkerBrowser({ browserType: playwright[browserName], browserName, launchOptions, ...(connectOptions ? { connectOptions } : {}), env: process.env });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker', box: true },
+  ],
 
   _multiauth: [
-    async ({ authConfig, playwright, browserName, launchOptions }, use, workerInfo) => {
-      let launched: Promise<import('playwright-core').Browser> | undefined;
+    async ({ authConfig, _authBrowser }, use, workerInfo) => {
       const auth = new WorkerAuth({
         configPath: authConfig,
         baseDir: workerInfo.config.configFile ? dirname(workerInfo.config.configFile) : resolve(workerInfo.config.rootDir),
         env: process.env,
-        browser: {
-          newContext: async (options?: import('playwright-core').BrowserContextOptions) => {
-            // Found as the CLI finds one: a project without launchOptions.executablePath still
-            // gets a browser when Playwright's own is not installed (a system Chromium).
-            launched ??= launchDiscovered(
-              (executablePath) => playwright[browserName].launch({ ...launchOptions, ...(executablePath === undefined ? {} : { executablePath }) }),
-              { ...(launchOptions.executablePath ? { given: launchOptions.executablePath } : {}), env: process.env, chromium: browserName === 'chromium' },
-            );
-            return (await launched).newContext(options);
-          },
-        },
+        browser: { newContext: async (options?: import('playwright-core').BrowserContextOptions) => (await _authBrowser.get()).newContext(options) },
       });
       await use(auth);
       await auth.close();
-      // A browser that never started was the failing sign-in's error already: not again at teardown.
-      const browser = await launched?.catch(() => undefined);
-      await browser?.close();
     },
     { scope: 'worker', box: true },
   ],
 
   _authResolved: [
     async ({ authUser, _multiauth }, use, testInfo) => {
+      warnOverriddenUser(testInfo, authUser, (key) => _multiauth.firstInRun(key));
       if (!authUser) return use(undefined);
-      const resolved = await _multiauth.session(authUser);
-      testInfo.annotations.push({ type: 'multiauth', description: describeSource(authUser, resolved.source) });
-      // One re-sign-in per test, whether the page or authedRequest saw the signed-out answer first.
-      await use({ ...resolved, live: liveSession(_multiauth, authUser, testInfo), reauth: await reauthenticate(_multiauth, authUser, testInfo) });
+      const resolved = await signInStep(testInfo, authUser, async () => {
+        const signedIn = await _multiauth.session(authUser);
+        testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(authUser, signedIn.source) });
+        // One re-sign-in per test, whether the page or authedRequest saw the signed-out answer first.
+        return { ...signedIn, live: liveSession(_multiauth, authUser, testInfo), reauth: await reauthenticate(_multiauth, authUser, testInfo) };
+      });
+      await use(resolved);
     },
-    { box: true },
+    // 'self': no step of its own, so the sign-in step it makes is reported (a boxed fixture's are not).
+    { box: 'self' },
   ],
 
   // Every test, signed in or not: a trace records whatever contexts of the worker saw.
@@ -128,20 +138,33 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   authSession: async ({ _authResolved }, use) => use(_authResolved?.session),
 
-  storageState: async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
-    if (!_authResolved) return use(storageState);
-    await use(toStorageState(_authResolved.session, resolveScope(await _multiauth.scope(), baseURL).hosts));
-  },
+  // Boxed as Playwright's own options are. The sign-in comes first (`_authResolved`), in its
+  // step: these options only read what it resolved.
+  storageState: [
+    async ({ storageState, _authResolved, _multiauth, baseURL }, use) => {
+      if (!_authResolved) return use(storageState);
+      await use(toStorageState(_authResolved.session, resolveScope(await _multiauth.scope(), baseURL).hosts));
+    },
+    { scope: 'test', box: true },
+  ],
 
-  httpCredentials: async ({ httpCredentials, _authResolved }, use) => {
-    const digest = _authResolved?.session.digest;
-    await use(digest ? { username: digest.username, password: digest.password } : httpCredentials);
-  },
+  httpCredentials: [
+    async ({ httpCredentials, _authResolved }, use) => {
+      const digest = _authResolved?.session.digest;
+      await use(digest ? { username: digest.username, password: digest.password } : httpCredentials);
+    },
+    { scope: 'test', box: true },
+  ],
 
-  clientCertificates: async ({ clientCertificates, authUser, _multiauth }, use) => {
-    if (!authUser) return use(clientCertificates);
-    await use((await clientCertificatesFor(_multiauth, authUser)) ?? clientCertificates);
-  },
+  // Asked for before the context's other options: without `_authResolved` first, opening the
+  // config happened here and the report showed the sign-in's time as `Fixture "clientCertificates"`.
+  clientCertificates: [
+    async ({ _authResolved, clientCertificates, authUser, _multiauth }, use) => {
+      if (!authUser || !_authResolved) return use(clientCertificates);
+      await use((await clientCertificatesFor(_multiauth, authUser)) ?? clientCertificates);
+    },
+    { scope: 'test', box: true },
+  ],
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
     if (_authResolved) {
@@ -167,27 +190,20 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     await context.dispose();
   },
 
-  signInAs: async ({ browser, playwright, _multiauth, baseURL, contextOptions, extraHTTPHeaders, ignoreHTTPSErrors }, use, testInfo) => {
+  // Not Playwright's `browser`: asking for it starts one, and `.request` needs none.
+  signInAs: async ({ _authBrowser, playwright, _multiauth, baseURL, contextOptions, extraHTTPHeaders, ignoreHTTPSErrors }, use, testInfo) => {
     const opened: Array<{ dispose(): Promise<void> } | { close(): Promise<void> }> = [];
     await use(async (user: string) => {
-      const { session, source } = await _multiauth.session(user);
-      testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
-      const live = liveSession(_multiauth, user, testInfo);
-      const reauth = await reauthenticate(_multiauth, user, testInfo);
-      const scope = resolveScope(await _multiauth.scope(), baseURL);
-      const certificates = await clientCertificatesFor(_multiauth, user);
-      const context = await browser.newContext({
-        ...contextOptions,
-        baseURL,
-        ignoreHTTPSErrors,
-        extraHTTPHeaders,
-        storageState: toStorageState(session, scope.hosts),
-        ...(session.digest ? { httpCredentials: { username: session.digest.username, password: session.digest.password } } : {}),
-        ...(certificates ? { clientCertificates: certificates } : {}),
+      const signedIn = await signInStep(testInfo, user, async () => {
+        const resolved = await _multiauth.session(user);
+        testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(user, resolved.source) });
+        const live = liveSession(_multiauth, user, testInfo);
+        const reauth = await reauthenticate(_multiauth, user, testInfo);
+        const scope = resolveScope(await _multiauth.scope(), baseURL);
+        const certificates = await clientCertificatesFor(_multiauth, user);
+        return { ...resolved, live, reauth, scope, certificates };
       });
-      opened.push(context);
-      await routeSession(context, live, session, scope, reauth);
-      await restoreBrowserStorage(context, session, scope);
+      const { session, live, reauth, scope, certificates } = signedIn;
       const rawRequest = await playwright.request.newContext({
         baseURL,
         ignoreHTTPSErrors,
@@ -196,7 +212,19 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         ...(certificates ? { clientCertificates: certificates } : {}),
       });
       opened.push(rawRequest);
-      return { user, session, context, page: await context.newPage(), request: wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauth) };
+      const request = wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauth);
+      return new LazySignedInUser(user, session, request, {
+        user,
+        session,
+        live,
+        reauth,
+        scope,
+        certificates,
+        contextOptions: { ...contextOptions, baseURL, ignoreHTTPSErrors, extraHTTPHeaders },
+        browser: () => _authBrowser.get(),
+        redactor: _multiauth.redactor,
+        opened: (context) => opened.push(context),
+      });
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());
   },
@@ -219,7 +247,7 @@ export const authFixtures = fixtures as unknown as Fixtures<AuthOptions & AuthFi
 function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSession {
   return async () => {
     const { session, source } = await auth.session(user);
-    if (source !== 'memo') testInfo.annotations.push({ type: 'multiauth', description: describeSource(user, source) });
+    if (source !== 'memo') testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(user, source) });
     return session;
   };
 }
@@ -235,7 +263,7 @@ function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSe
  */
 async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo): Promise<Reauthenticate> {
   const rule = await auth.signedOutRule(user);
-  const note = (description: string) => testInfo.annotations.push({ type: 'multiauth', description });
+  const note = (description: string) => testInfo.annotations.push({ type: ANNOTATION.note, description });
   // Without a validation, a GET the session got a 2xx answer for stands in for one.
   const implied = rule !== false && !(await auth.hasValidation(user));
   let tried = false;
@@ -322,11 +350,6 @@ function sameAnswer(a: AnswerOf, b: AnswerOf): boolean {
 function samePath(a: string, b: string): boolean {
   const path = (url: string) => url.replace(/[?#].*$/s, '');
   return path(a) === path(b);
-}
-
-function describeSource(user: string, source: SessionSource): string {
-  const how = { memo: 'reused in this worker', cached: 'reused from the session cache', fresh: 'signed in', refreshed: 'refreshed' }[source];
-  return `${user}: ${how}`;
 }
 
 /**

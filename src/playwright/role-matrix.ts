@@ -2,6 +2,7 @@ import { MultiAuthError } from '../core/errors.js';
 import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import { toSpecError } from './spec-error.js';
+import { MATRIX_USER_KEY } from './sign-in-report.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
@@ -52,6 +53,8 @@ export function authProjects<P extends { name?: string; use?: object }>(project:
     ...project,
     name: project.name ? `${project.name}-${user}` : user,
     use: { ...project.use, authUser: user, authConfig: config.file },
+    // Whose project it is, for the warning when a spec's own authUser overrides it.
+    metadata: { ...(project as { metadata?: object }).metadata, [MATRIX_USER_KEY]: user },
   }));
 }
 

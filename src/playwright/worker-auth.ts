@@ -132,6 +132,16 @@ export class WorkerAuth {
     );
   }
 
+  /**
+   * Whether this worker is the first of the run to ask for `key`: for a warning shown once per run.
+   *
+   * @example
+   * if (auth.firstInRun('some warning')) console.warn('...');
+   */
+  firstInRun(key: string): boolean {
+    return firstInRun(this.locate().cacheDir, `${key}\0${runId(this.options.env)}`);
+  }
+
   /** The config's `scope`: origins that receive the injected credentials. */
   async scope(): Promise<string[]> {
     return (await this.digestOrOpen()).scope;

@@ -63,5 +63,8 @@ test('alice signed in by her recorded login', async ({ page, authedRequest }) =>
     { env: demoEnv },
   );
   expect(result.output).toContain('1 passed');
-  expect(result.annotations['alice signed in by her recorded login']).toEqual([{ type: 'multiauth', description: 'alice: signed in' }]);
+  expect(result.annotations['alice signed in by her recorded login']).toEqual([
+    { type: 'multiauth-user', description: 'alice' },
+    { type: 'multiauth', description: 'alice: signed in' },
+  ]);
 });

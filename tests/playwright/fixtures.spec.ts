@@ -83,7 +83,13 @@ test('second', async ({ authedRequest }) => { expect((await authedRequest.get('/
     { env: demoEnv, args: ['--workers=1'] },
   );
   expect(result.exitCode).toBe(0);
-  expect(result.annotations.first).toEqual([{ type: 'multiauth', description: 'alice: signed in' }]);
-  expect(result.annotations.second).toEqual([{ type: 'multiauth', description: 'alice: reused in this worker' }]);
+  expect(result.annotations.first).toEqual([
+    { type: 'multiauth-user', description: 'alice' },
+    { type: 'multiauth', description: 'alice: signed in' },
+  ]);
+  expect(result.annotations.second).toEqual([
+    { type: 'multiauth-user', description: 'alice' },
+    { type: 'multiauth', description: 'alice: reused in this worker' },
+  ]);
   expect(JSON.stringify(result.report)).not.toContain('alice-password');
 });

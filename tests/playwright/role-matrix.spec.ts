@@ -82,8 +82,9 @@ test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
   const alice = await signInAs('alice');
   expect((await (await alice.request.get('/whoami')).json()).user).toBe('alice');
   expect((await alice.request.delete('/admin/items/2')).status()).toBe(200);
-  await alice.page.goto('/');
-  const seen = await alice.page.evaluate(async () => (await fetch('/whoami')).json());
+  const page = await alice.page;
+  await page.goto('/');
+  const seen = await page.evaluate(async () => (await fetch('/whoami')).json());
   expect(seen.user).toBe('alice');
 });
 `,
@@ -91,7 +92,7 @@ test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
     { env: demoEnv },
   );
   expect(result.output).toContain('1 passed');
-  expect(result.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob: signed in', 'alice: signed in']);
+  expect(result.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob', 'bob: signed in', 'alice', 'alice: signed in']);
 });
 
 test('run from another folder (-c sub/playwright.config.ts), authUsers and authProjects read the config beside the Playwright config, as the fixtures do', async ({ demoEnv }) => {

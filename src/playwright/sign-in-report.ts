@@ -1,0 +1,106 @@
+import { test, type TestInfo } from '@playwright/test';
+import { isMultiAuthError } from '../core/errors.js';
+import type { SessionSource } from '../sessions/index.js';
+
+/** The annotation types the fixtures write, stable for filters (`annot:multiauth-user=alice` in the HTML report). */
+export const ANNOTATION = {
+  /** How a user's session was obtained or renewed (`alice: signed in`). */
+  note: 'multiauth',
+  /** A user the test ran as, once per user (`alice`). */
+  user: 'multiauth-user',
+  /** A user whose sign-in failed in this test, with the error's code and first line, masked. */
+  failed: 'multiauth-sign-in-failed',
+  /** A file's `authUser` that overrides the user of an `authProjects` project. */
+  overridden: 'multiauth-user-overridden',
+} as const;
+
+/** The longest error line an annotation quotes: the whole error is the test's error already. */
+const MAX_REASON = 300;
+
+/**
+ * Runs a user's sign-in as the report step `sign in as USER`, so the report shows its time where it
+ * is spent, and under it how the session came (`USER: signed in, 612 ms`, reused, refreshed). The
+ * test gets the user's annotation once; a failed sign-in fails the step and annotates the test.
+ *
+ * Called from a fixture, the step is reported only when no boxed fixture encloses it (the fixture
+ * is `box: 'self'`): a boxed fixture's steps are internal to Playwright's reporters.
+ *
+ * @example
+ * const resolved = await signInStep(testInfo, 'bob', () => auth.session('bob'));
+ */
+export async function signInStep<T extends { source: SessionSource }>(testInfo: TestInfo, user: string, signIn: () => Promise<T>): Promise<T> {
+  annotateOnce(testInfo, ANNOTATION.user, user);
+  return test.step(
+    `sign in as ${user}`,
+    async () => {
+      const started = performance.now();
+      let resolved: T;
+      try {
+        resolved = await signIn();
+      } catch (error) {
+        testInfo.annotations.push({ type: ANNOTATION.failed, description: `${user}: ${reasonOf(error)}` });
+        throw error;
+      }
+      const how = `${describeSource(user, resolved.source)}, ${Math.round(performance.now() - started)} ms`;
+      await test.step(how, () => undefined);
+      return resolved;
+    },
+    { box: true },
+  );
+}
+
+/** `alice: signed in`, `alice: reused from the session cache`, ...: the words of the report and the annotations. */
+export function describeSource(user: string, source: SessionSource): string {
+  const how = { memo: 'reused in this worker', cached: 'reused from the session cache', fresh: 'signed in', refreshed: 'refreshed' }[source];
+  return `${user}: ${how}`;
+}
+
+/**
+ * Warns when the test runs as another user than the `authProjects` project it belongs to (a file's
+ * `test.use({ authUser })` wins over the project's): an annotation on the test, and once per run
+ * a line on the console (`firstInRun`). A role matrix that runs every user's project as the same
+ * user passes for the wrong reason.
+ *
+ * @example
+ * warnOverriddenUser(testInfo, 'alice', (key) => auth.firstInRun(key));
+ */
+export function warnOverriddenUser(testInfo: TestInfo, authUser: string | undefined, firstInRun: (key: string) => boolean): void {
+  const projectUser = matrixUserOf(testInfo.project.metadata);
+  if (projectUser === undefined || projectUser === authUser) return;
+  const as = authUser === undefined ? 'signed out' : `as ${authUser}`;
+  const text =
+    `project "${testInfo.project.name}" is ${projectUser}'s (authProjects), but the test runs ${as}: ` +
+    'a test.use({ authUser }) in its file or describe overrides the project\'s user. ' +
+    'Leave authUser to the project in the matrix\'s specs (signInAs for a second user), or keep the file out of the matrix (testIgnore).';
+  testInfo.annotations.push({ type: ANNOTATION.overridden, description: text });
+  let first = false;
+  try {
+    first = firstInRun(`user-overridden\0${testInfo.project.name}\0${testInfo.file}\0${authUser ?? ''}`);
+  } catch {
+    // No cache folder to remember it in: the annotation says it all the same.
+  }
+  if (first) console.warn(`playwright-multiauth: warning: ${testInfo.titlePath[0] ?? testInfo.file}: ${text}`);
+}
+
+/** The marker `authProjects` puts in each project's `metadata`: whose project it is. */
+export const MATRIX_USER_KEY = 'multiauthUser';
+
+function matrixUserOf(metadata: unknown): string | undefined {
+  if (typeof metadata !== 'object' || metadata === null || !Object.hasOwn(metadata, MATRIX_USER_KEY)) return undefined;
+  const user = (metadata as Record<string, unknown>)[MATRIX_USER_KEY];
+  return typeof user === 'string' ? user : undefined;
+}
+
+function annotateOnce(testInfo: TestInfo, type: string, description: string): void {
+  if (!testInfo.annotations.some((a) => a.type === type && a.description === description)) testInfo.annotations.push({ type, description });
+}
+
+/** The error's code and first line, masked already (`toSpecError`), cut short; a bug's class name only. */
+function reasonOf(error: unknown): string {
+  if (!isMultiAuthError(error)) return error instanceof Error ? `${error.name} (see the test's error)` : 'sign-in failed';
+  const lines = error.message.split('\n', 20);
+  const where = lines.find((line) => line.startsWith('  while signing in '));
+  const first = [(lines[0] ?? '').replace(/^playwright-multiauth: /, ''), where?.trim()].filter(Boolean).join(', ');
+  const line = first.length > MAX_REASON ? `${first.slice(0, MAX_REASON)}…` : first;
+  return `[${error.code}] ${line}`;
+}
