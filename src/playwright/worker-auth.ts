@@ -33,7 +33,10 @@ import {
   runId,
   sessionFilePath,
   suspectSince,
+  isOwnUserTypes,
+  userTypesPath,
   writeRunDigest,
+  writeUserTypes,
   type OpenedConfig,
   type SessionSource,
   type RunDigest,
@@ -339,6 +342,7 @@ export class WorkerAuth {
         if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
         this.showWarnings(opened, cacheDir);
         this.tidy(file, cacheDir, this.digest);
+        this.updateUserTypes(file, this.digest.users);
         return opened;
       } catch (error) {
         throw toSpecError(error, this.redactor);
@@ -369,6 +373,23 @@ export class WorkerAuth {
       for (const scoped of [key, this.scopeKey(key)]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
     });
     removeUnreachableSessions(cacheDir, configOwner(file), reachable);
+  }
+
+  /**
+   * Keeps the declaration `multiauth types` wrote beside the config in step with the users: written
+   * again only when the names differ, never created (a project that never asked for one gets none),
+   * and never in CI (CI set), whose checkout should stay as it was committed. Best effort: a
+   * declaration that cannot be written fails no test.
+   */
+  private updateUserTypes(file: string, users: readonly string[]): void {
+    const ci = (this.options.env.CI ?? '').toLowerCase();
+    if (ci !== '' && ci !== '0' && ci !== 'false') return;
+    const path = userTypesPath(file);
+    try {
+      if (isOwnUserTypes(path)) writeUserTypes(path, users, basename(file));
+    } catch {
+      // Read-only checkout or a race with another worker: the file is regenerated next time.
+    }
   }
 
   private authOptions(): AuthenticateOptions {
