@@ -97,6 +97,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         configPath: authConfig,
         baseDir: workerInfo.config.configFile ? dirname(workerInfo.config.configFile) : resolve(workerInfo.config.rootDir),
         env: process.env,
+        baseURL: (workerInfo.project.use as { baseURL?: string }).baseURL,
         browser: {
           newContext: async (options?: import('playwright-core').BrowserContextOptions) => {
             // Found as the CLI finds one: a project without launchOptions.executablePath still
