@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { MultiAuthError } from '../core/errors.js';
 import { NotRegularFileError, readRegularFile, writeFileAtomically } from '../core/regular-file.js';
@@ -64,7 +65,14 @@ export function writeUserTypes(path: string, names: readonly string[], configNam
       hint: 'Choose another file with --out FILE, or remove that file first.',
     });
   }
-  writeFileAtomically(path, text, 0o644);
+  try {
+    writeFileAtomically(path, text, 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new MultiAuthError('CLI_USAGE', `cannot write the user names to ${path}: ${code === 'ENOENT' ? 'its folder does not exist' : (code ?? 'the file system refused')}`, {
+      hint: 'Create the folder, or choose a writable file with --out FILE.',
+    });
+  }
   return 'written';
 }
 
@@ -83,9 +91,17 @@ export function isOwnUserTypes(path: string): boolean {
   }
 }
 
-/** The file's text, undefined when there is none; refuses what is not a regular file. */
+/** The file's text, undefined when there is none; refuses what is not a regular file (a link too). */
 function readExisting(path: string): string | undefined {
+  const link = (() => {
+    try {
+      return lstatSync(path).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  })();
   try {
+    if (link) throw new NotRegularFileError(path, 'link');
     return readRegularFile(path, { maxBytes: MAX_BYTES });
   } catch (error) {
     if (!(error instanceof NotRegularFileError)) throw error;
