@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { MultiAuthError } from '../core/errors.js';
 import { environmentFor } from '../core/dotenv.js';
 import { configFile } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
@@ -18,7 +20,7 @@ export interface MultiAuthEnvOptions {
  *
  * Paths resolve as {@link authUsers}' do: from the folder of the Playwright config that calls it.
  *
- * @throws MultiAuthError `CONFIG_NOT_FOUND` when there is no config; `CONFIG_LIMIT` when `.env`
+ * @throws MultiAuthError `CONFIG_NOT_FOUND` when there is no config (or the one named is missing); `CONFIG_LIMIT` when `.env`
  *   is not a regular file of at most 8 MiB.
  * @example
  * // playwright.config.ts, with BASE_URL=http://localhost:3000 in .env beside multiauth.yaml
@@ -27,11 +29,10 @@ export interface MultiAuthEnvOptions {
  */
 export function multiauthEnv(options: MultiAuthEnvOptions = {}): Readonly<Record<string, string | undefined>> {
   try {
-    const file = configFile({
-      file: options.config ?? process.env.MULTIAUTH_CONFIG,
-      baseDir: playwrightConfigDir(),
-      notFoundHint: "Create multiauth.yaml beside playwright.config.ts, or pass the path: multiauthEnv({ config: 'path/to/multiauth.yaml' }), or set MULTIAUTH_CONFIG.",
-    });
+    const hint = "Create multiauth.yaml beside playwright.config.ts, or pass the path: multiauthEnv({ config: 'path/to/multiauth.yaml' }), or set MULTIAUTH_CONFIG.";
+    const file = configFile({ file: options.config ?? process.env.MULTIAUTH_CONFIG, baseDir: playwrightConfigDir(), notFoundHint: hint });
+    // A mistyped path would otherwise read no .env and leave baseURL unset without a word.
+    if (!existsSync(file)) throw new MultiAuthError('CONFIG_NOT_FOUND', `no config file ${file}`, { hint });
     return Object.freeze({ ...environmentFor(dirname(file), process.env) });
   } catch (error) {
     throw toSpecError(error);
