@@ -109,3 +109,38 @@ test('multiauthEnv: .env beside the config under the real environment, process.e
   expect(thrown(() => multiauthEnv()).code).toBe('CONFIG_NOT_FOUND');
   expect(DOTENV_MAX_BYTES).toBe(CONFIG_LIMITS.fileBytes);
 });
+
+test('in a run: playwright.config.ts reads BASE_URL with multiauthEnv(), and a project whose baseURL is elsewhere is warned about once', async () => {
+  test.setTimeout(180_000);
+  const result = await runInlineProject({
+    'multiauth.yaml': CONFIG,
+    '.env': 'BASE_URL=http://127.0.0.1:3000\n',
+    'playwright.config.ts': `
+import { defineConfig } from '@playwright/test';
+import { multiauthEnv } from 'playwright-multiauth';
+const env = multiauthEnv();
+export default defineConfig({
+  outputDir: 'test-results',
+  fullyParallel: true,
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  projects: [
+    { name: 'same', use: { baseURL: env.BASE_URL } },
+    { name: 'other', use: { baseURL: 'http://127.0.0.1:4000' } },
+  ],
+});
+`,
+    'a.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+for (const n of [1, 2, 3]) {
+  test('signed in ' + n, async ({ authSession, baseURL }, testInfo) => {
+    expect(authSession?.user).toBe('alice');
+    if (testInfo.project.name === 'same') expect(baseURL).toBe('http://127.0.0.1:3000');
+  });
+}
+`,
+  });
+  expect(result.output).toContain('6 passed');
+  expect(result.output.match(/Playwright's baseURL is at/g)).toHaveLength(1);
+  expect(result.output).toContain("Playwright's baseURL is at http://127.0.0.1:4000, but the users of");
+});
