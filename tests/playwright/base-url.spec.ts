@@ -1,5 +1,4 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_LIMITS } from '../../src/config/limits.js';
 import { DOTENV_MAX_BYTES } from '../../src/core/dotenv.js';

@@ -23,7 +23,7 @@ test('the fixtures rewrite a declaration multiauth types wrote when the users ch
   await run({ CI: '' });
   expect(readFileSync(join(dir, 'multiauth.d.ts'), 'utf8')).toContain('  interface MultiAuthUsers {\n    "alice": true;\n  }\n');
 
-  const bare = writeFiles({ 'multiauth.yaml': CONFIG, '.env': 'BASE_URL=http://127.0.0.1:3000\n' });
+  const bare = writeFiles({ 'multiauth.yaml': CONFIG });
   await new WorkerAuth({ baseDir: bare, env: { MULTIAUTH_RUN_ID: `types-bare-${Date.now()}` } }).session('alice');
   expect(() => readFileSync(join(bare, 'multiauth.d.ts'))).toThrow(/ENOENT/);
 });
