@@ -49,19 +49,19 @@ export function userTypesText(names: readonly string[], configName: string): str
 /**
  * Writes the declaration of `names` to `path` when its text differs from what is there, atomically
  * and never through a link (a link planted at `path` is replaced, not followed). A file at `path`
- * that this function did not write is left alone.
+ * that this function did not write is left alone. `shown` is how errors name the file (default `path`).
  *
  * @throws MultiAuthError `CLI_USAGE` when `path` holds another file (not generated here), a link,
  *   a directory or anything but a regular file; the file system's error when it cannot be written.
  * @example
  * writeUserTypes('/repo/multiauth.d.ts', ['alice', 'bob'], 'multiauth.yaml'); // 'written'
  */
-export function writeUserTypes(path: string, names: readonly string[], configName: string): UserTypesResult {
+export function writeUserTypes(path: string, names: readonly string[], configName: string, shown = path): UserTypesResult {
   const text = userTypesText(names, configName);
-  const existing = readExisting(path);
+  const existing = readExisting(path, shown);
   if (existing === text) return 'unchanged';
   if (existing !== undefined && !existing.startsWith(MARK)) {
-    throw new MultiAuthError('CLI_USAGE', `${path} exists and was not written by \`multiauth types\`; it was left as it is`, {
+    throw new MultiAuthError('CLI_USAGE', `${shown} exists and was not written by \`multiauth types\`; it was left as it is`, {
       hint: 'Choose another file with --out FILE, or remove that file first.',
     });
   }
@@ -69,7 +69,7 @@ export function writeUserTypes(path: string, names: readonly string[], configNam
     writeFileAtomically(path, text, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new MultiAuthError('CLI_USAGE', `cannot write the user names to ${path}: ${code === 'ENOENT' ? 'its folder does not exist' : (code ?? 'the file system refused')}`, {
+    throw new MultiAuthError('CLI_USAGE', `cannot write the user names to ${shown}: ${code === 'ENOENT' ? 'its folder does not exist' : (code ?? 'the file system refused')}`, {
       hint: 'Create the folder, or choose a writable file with --out FILE.',
     });
   }
@@ -92,7 +92,7 @@ export function isOwnUserTypes(path: string): boolean {
 }
 
 /** The file's text, undefined when there is none; refuses what is not a regular file (a link too). */
-function readExisting(path: string): string | undefined {
+function readExisting(path: string, shown = path): string | undefined {
   const link = (() => {
     try {
       return lstatSync(path).isSymbolicLink();
@@ -106,7 +106,7 @@ function readExisting(path: string): string | undefined {
   } catch (error) {
     if (!(error instanceof NotRegularFileError)) throw error;
     if (error.reason === 'missing') return undefined;
-    throw new MultiAuthError('CLI_USAGE', `cannot write the user names to ${path}: ${error.what}`, {
+    throw new MultiAuthError('CLI_USAGE', `cannot write the user names to ${shown}: ${error.what}`, {
       hint: 'Choose another file with --out FILE, or remove what is at that path.',
     });
   }

@@ -38,7 +38,7 @@ export const typesCommand: Command = {
     }
     const out = typeof values.out === 'string' ? resolve(io.cwd, values.out) : userTypesPath(opened.file);
     const names = opened.plan.users.map((user) => user.name);
-    const done = writeUserTypes(out, names, basename(opened.file));
+    const done = writeUserTypes(out, names, basename(opened.file), displayPath(out, io.cwd));
     io.stdout.write(`${done === 'written' ? 'wrote' : 'unchanged:'} ${displayPath(out, io.cwd)} (${plural(names.length, 'user')})\n`);
     return ExitCode.OK;
   },
