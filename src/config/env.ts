@@ -1,15 +1,12 @@
-import { join } from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type ParseOptions, type Scalar, type ScalarTag } from 'yaml';
 import { MultiAuthError, type ConfigIssue } from '../core/errors.js';
-import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
-import { CONFIG_LIMITS } from './limits.js';
 import { formatPath, type ConfigPath } from '../core/path.js';
 import { keyOf, type SourceMap } from './source-map.js';
 import { suggest } from '../core/suggest.js';
 
-/** Environment variables as `process.env` holds them. */
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../core/dotenv.js';
+
+export { environmentFor, type Env } from '../core/dotenv.js';
 
 /** What {@link substituteEnv} did to a document. */
 export interface EnvSubstitution {
@@ -34,36 +31,6 @@ const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A `${` with no `}` after it: kept as text it would hide a typo. */
 const UNTERMINATED = /\$\{[^}]*$/;
-
-/**
- * The environment a config sees: the real environment, plus the `.env` file in `dir` for the names
- * the real environment does not set. Nothing is written into `process.env`.
- *
- * @example
- * const env = environmentFor('/repo', process.env); // .env of /repo under process.env
- */
-export function environmentFor(dir: string | undefined, real: Env): Env {
-  if (dir === undefined) return real;
-  const file = join(dir, '.env');
-  let text: string;
-  try {
-    text = readRegularFile(file, { maxBytes: CONFIG_LIMITS.fileBytes });
-  } catch (error) {
-    if (error instanceof NotRegularFileError) {
-      if (error.reason === 'missing') return real;
-      // Checked before it is opened: a FIFO would hang the run, /dev/zero would exhaust memory.
-      throw new MultiAuthError('CONFIG_LIMIT', `cannot read ${file}: ${error.reason === 'too-large' ? `it is larger than the ${CONFIG_LIMITS.fileBytes / 1024 / 1024} MiB a config may be` : error.what}`, {
-        hint: 'Make the .env file beside the config a regular file of NAME=value lines, or remove it.',
-      });
-    }
-    throw new MultiAuthError('CONFIG_NOT_FOUND', `cannot read ${file}: ${(error as Error).message}`, {
-      hint: 'Make the .env file beside the config readable, or remove it.',
-    });
-  }
-  const merged: Env = { ...parseDotenv(text) };
-  for (const [name, value] of Object.entries(real)) if (value !== undefined) merged[name] = value;
-  return merged;
-}
 
 /**
  * Replaces `${NAME}` inside the string scalars (keys and values) of a parsed document, in place.

@@ -27,11 +27,26 @@ import { wrapRequestContext, type LiveSession, type Reauthenticate, type SignedO
 import { redactedUrl } from '../core/urls.js';
 import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
+import type { AuthUserName } from './user-names.js';
 
-/** Options a spec or project sets with `test.use`. */
+/**
+ * Options a spec or project sets with `test.use`, or a project in `playwright.config.ts`. A config
+ * that sets them on its own (not through `authProjects`) types them with
+ * `defineConfig<AuthOptions>`, as Playwright's own docs do for custom options.
+ *
+ * @example
+ * import { defineConfig } from '@playwright/test';
+ * import type { AuthOptions } from 'playwright-multiauth';
+ * export default defineConfig<AuthOptions>({
+ *   projects: [{ name: 'admin', use: { authUser: 'admin' } }],
+ * });
+ */
 export interface AuthOptions {
-  /** The user the test runs as (`test.use({ authUser: 'alice' })`); undefined = not signed in. */
-  authUser: string | undefined;
+  /**
+   * The user the test runs as (`test.use({ authUser: 'alice' })`); undefined = not signed in.
+   * One of the configured names once `multiauth types` has written the project's declaration.
+   */
+  authUser: AuthUserName | undefined;
 }
 
 /** Worker-level options. */
@@ -63,7 +78,7 @@ export interface AuthFixtures {
   /** Playwright's `request`, signed in as `authUser` (plain when unset). */
   authedRequest: APIRequestContext;
   /** Signs another user in for this test: `const bob = await signInAs('bob')`. */
-  signInAs: (user: string) => Promise<SignedInUser>;
+  signInAs: (user: AuthUserName) => Promise<SignedInUser>;
 }
 
 interface InternalTestFixtures {
@@ -100,6 +115,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         configPath: authConfig,
         baseDir: workerInfo.config.configFile ? dirname(workerInfo.config.configFile) : resolve(workerInfo.config.rootDir),
         env: process.env,
+        baseURL: (workerInfo.project.use as { baseURL?: string }).baseURL,
         browser: { newContext: async (options?: import('playwright-core').BrowserContextOptions) => (await _authBrowser.get()).newContext(options) },
       });
       await use(auth);
@@ -193,7 +209,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
   // Not Playwright's `browser`: asking for it starts one, and `.request` needs none.
   signInAs: async ({ _authBrowser, playwright, _multiauth, baseURL, contextOptions, extraHTTPHeaders, ignoreHTTPSErrors }, use, testInfo) => {
     const opened: Array<{ dispose(): Promise<void> } | { close(): Promise<void> }> = [];
-    await use(async (user: string) => {
+    await use(async (user: AuthUserName) => {
       const signedIn = await signInStep(testInfo, user, async () => {
         const resolved = await _multiauth.session(user);
         testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(user, resolved.source) });

@@ -7,4 +7,6 @@ shareRunId(process.env);
 
 export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type AuthFixtures, type SignedInUser } from './fixtures.js';
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';
+export { multiauthEnv, type MultiAuthEnvOptions } from './multiauth-env.js';
+export type { MultiAuthUsers, AuthUserName } from './user-names.js';
 export { toStorageState, type StorageState } from './storage-state.js';

@@ -3,6 +3,7 @@ import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, 
 import { playwrightConfigDir } from './config-dir.js';
 import { toSpecError } from './spec-error.js';
 import { MATRIX_USER_KEY } from './sign-in-report.js';
+import type { AuthUserName } from './user-names.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
@@ -11,8 +12,8 @@ export interface RoleMatrixOptions {
    * MULTIAUTH_CONFIG, then `multiauth.yaml`, `.yml` or `.json` in that folder.
    */
   config?: string;
-  /** Only these users, in this order (each must be declared). */
-  users?: string[];
+  /** Only these users, in this order (each must be declared; typed by `multiauth types`). */
+  users?: AuthUserName[];
 }
 
 /**
@@ -33,8 +34,8 @@ export interface RoleMatrixOptions {
  *   });
  * }
  */
-export function authUsers(options: RoleMatrixOptions = {}): string[] {
-  return usersOf(matrixConfig(options, playwrightConfigDir()), options.users);
+export function authUsers(options: RoleMatrixOptions = {}): AuthUserName[] {
+  return usersOf(matrixConfig(options, playwrightConfigDir()), options.users) as AuthUserName[];
 }
 
 /**

@@ -33,7 +33,10 @@ import {
   runId,
   sessionFilePath,
   suspectSince,
+  isOwnUserTypes,
+  userTypesPath,
   writeRunDigest,
+  writeUserTypes,
   type OpenedConfig,
   type SessionSource,
   type RunDigest,
@@ -41,6 +44,7 @@ import {
 import { toSpecError } from './spec-error.js';
 import { DEFAULT_SIGNED_OUT, type SignedOutRule } from './signed-out.js';
 import { ImpliedValidation } from './implied-validation.js';
+import { baseUrlMismatch } from './base-url.js';
 
 /** Options of {@link WorkerAuth}: where things are and how sessions are kept. */
 export interface WorkerAuthOptions {
@@ -53,6 +57,8 @@ export interface WorkerAuthOptions {
   browser?: AuthenticateOptions['browser'];
   /** Where the config's warnings are written, by one worker of the run; default the process's stderr. */
   warn?: (text: string) => void;
+  /** The project's `baseURL`, compared once per run with the origins the users sign in at. */
+  baseURL?: string;
 }
 
 /** A user's session as a test gets it, and how it was obtained. */
@@ -102,6 +108,8 @@ export class WorkerAuth {
   private readonly completed = new WeakMap<SignInResult, Session>();
   /** What each completed session was made of: a renewal names the sign-in it replaces. */
   private readonly producedOf = new WeakMap<Session, SignInResult>();
+  /** Whether this worker compared the project's `baseURL` with the config's origins. */
+  private baseUrlChecked = false;
   /** Sessions of users without a procedure, made from the config once per worker. */
   private readonly statics = new Map<string, Session>();
   /** The GETs that showed each user's session alive, for users without a `validation`. */
@@ -162,6 +170,7 @@ export class WorkerAuth {
   async session(user: string): Promise<WorkerSession> {
     try {
       const digest = await this.digestOrOpen();
+      this.checkBaseUrl(digest);
       let resolved: WorkerSession;
       if (digest.staticUsers.includes(user)) {
         const made = this.statics.get(user);
@@ -349,6 +358,7 @@ export class WorkerAuth {
         if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
         this.showWarnings(opened, cacheDir);
         this.tidy(file, cacheDir, this.digest);
+        this.updateUserTypes(file, this.digest.users);
         return opened;
       } catch (error) {
         throw toSpecError(error, this.redactor);
@@ -379,6 +389,36 @@ export class WorkerAuth {
       for (const scoped of [key, this.scopeKey(key)]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
     });
     removeUnreachableSessions(cacheDir, configOwner(file), reachable);
+  }
+
+  /**
+   * Warns, once per run (by the first worker that signs a user in), when the project's `baseURL`
+   * is at another origin than every sign-in and validation URL of the config.
+   */
+  private checkBaseUrl(digest: RunDigest): void {
+    if (this.baseUrlChecked) return;
+    this.baseUrlChecked = true;
+    const { file, cacheDir } = this.locate();
+    const text = baseUrlMismatch(this.options.baseURL, digest.origins, digest.scope, file);
+    if (text === undefined || !firstInRun(cacheDir, `base-url\0${digest.contentHash}\0${this.options.baseURL}\0${runId(this.options.env)}`)) return;
+    (this.options.warn ?? ((t: string) => process.stderr.write(t)))(text);
+  }
+
+  /**
+   * Keeps the declaration `multiauth types` wrote beside the config in step with the users: written
+   * again only when the names differ, never created (a project that never asked for one gets none),
+   * and never in CI (CI set), whose checkout should stay as it was committed. Best effort: a
+   * declaration that cannot be written fails no test.
+   */
+  private updateUserTypes(file: string, users: readonly string[]): void {
+    const ci = (this.options.env.CI ?? '').toLowerCase();
+    if (ci !== '' && ci !== '0' && ci !== 'false') return;
+    const path = userTypesPath(file);
+    try {
+      if (isOwnUserTypes(path)) writeUserTypes(path, users, basename(file));
+    } catch {
+      // Read-only checkout or a race with another worker: the file is regenerated next time.
+    }
   }
 
   private authOptions(): AuthenticateOptions {

@@ -25,6 +25,7 @@ export { runId, shareRunId } from './run-id.js';
 export { isKnownDenial, rememberDenial, rememberSuspect, suspectSince, type Denial } from './denials.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 export { digestInChild, type DigestRequest } from './digest-in-child.js';
+export { isOwnUserTypes, userTypesPath, userTypesText, writeUserTypes, type UserTypesResult } from './user-types.js';
 
 /**
  * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file

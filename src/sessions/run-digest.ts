@@ -6,6 +6,7 @@ import { readCacheFile, writeCacheFile } from './cache-file.js';
 import type { Plan, PlanUser } from '../compile/index.js';
 import type { OpenedConfig } from './open-config.js';
 import { userCacheKey } from './user-key.js';
+import { planOrigins } from './plan-origins.js';
 
 /**
  * What the first worker of a run learned by opening the config (reading, validating, compiling it),
@@ -40,6 +41,8 @@ export interface RunDigest {
   noReauthUsers: string[];
   /** Users whose "signed out" answers are not the default (HTTP 401 alone): theirs (`reauth`). */
   reauthRules: Array<{ user: string; onStatus: number[]; onRedirect: string[] }>;
+  /** Origins the users sign in and are validated at ({@link planOrigins}): compared with Playwright's `baseURL`. */
+  origins: string[];
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -117,7 +120,7 @@ function isDigest(data: unknown): data is RunDigest {
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
-    && isReauthRules(d.reauthRules) && typeof d.checked === 'boolean';
+    && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean';
 }
 
 function isReauthRules(value: unknown): boolean {
@@ -149,6 +152,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     checkedUsers: plan.users.filter((user) => user.validation !== undefined).map((user) => user.name),
     noReauthUsers: plan.users.filter((user) => user.reauth === false).map((user) => user.name),
     reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect] }] : [])),
+    origins: planOrigins(plan),
     checked,
   };
 }

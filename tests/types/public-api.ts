@@ -1,7 +1,7 @@
 // Checked by `tsc` (npm test type-checks the tests after building): the package's public types are
 // the zod schema's inferred types, reached the way users import them, and name nothing internal.
 import type { z } from 'zod';
-import { authFixtures, test, type AuthConfig, type AuthConfigInput, type Session } from 'playwright-multiauth';
+import { authFixtures, test, type AuthConfig, type AuthConfigInput, type AuthUserName, type Session } from 'playwright-multiauth';
 // @ts-expect-error the compiled Plan is internal: users write the config, never the plan
 import type { Plan } from 'playwright-multiauth';
 import type { AuthConfig as AuthConfigSchema } from '../../src/config/schema/root.js';
@@ -14,6 +14,9 @@ export const inputIsInferred: Equal<AuthConfigInput, z.input<typeof AuthConfigSc
 export const sessionIsTheRuntimes: Equal<Session, RuntimeSession> = true;
 // @ts-expect-error the check can fail: a hand-written look-alike is not the inferred type
 export const lookAlike: Equal<AuthConfig, { presets: unknown[]; procedures: unknown[]; users: unknown[] }> = true;
+
+// Without a declaration from `multiauth types`, a user name is any string: nothing breaks.
+export const namesAreStrings: Equal<AuthUserName, string> = true;
 
 /** Names starting with `_`: Playwright's convention for fixtures no spec should use. */
 type Internal<K> = Extract<K, `_${string}`>;

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
 import { loginCommand } from './login.js';
 import { schemaCommand } from './schema.js';
+import { typesCommand } from './types.js';
 import { usersCommand } from './users.js';
 import { validateCommand } from './validate.js';
 
@@ -13,5 +14,6 @@ export const commands: readonly Command[] = [
   loginCommand,
   checkCommand,
   usersCommand,
+  typesCommand,
   schemaCommand,
 ];
