@@ -356,6 +356,8 @@ test('every quoted message of the docs is what the code prints', async () => {
   expect(quotes.length).toBeGreaterThanOrEqual(20);
   const unknown = quotes.filter((quote) => !PRODUCERS[quote.id]).map((quote) => `${quote.file}: ${quote.id}`);
   expect.soft(unknown, 'a marked quote whose id has no producer in this file').toEqual([]);
+  // The browser sign-ins take longest: they start first, and the rest runs meanwhile.
+  if (quotes.some((quote) => quote.id.startsWith('browser-') || quote.id === 'authorization-page-refused')) void browserCheck();
   const printed = new Map<string, string>();
   for (const quote of quotes) {
     if (!PRODUCERS[quote.id]) continue;
