@@ -6,7 +6,6 @@ import type { PlanOperation, PlanProcedure } from '../../src/compile/plan.js';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
-import { expandTemplate } from '../../src/runtime/template/template.js';
 import { withFileLock } from '../../src/sessions/lock.js';
 import { failureFilePath, readFailure, writeFailure } from '../../src/sessions/failure-memory.js';
 import { planFromYaml } from '../support/plan.js';
@@ -16,9 +15,12 @@ import { readBody, sendJson, startHttpServer, type RunningServer } from '../supp
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 
 // Issue 25, item 8: every message the docs quote is produced here from the code, and the quote must
-// appear in what the code prints. A quote is marked in the markdown with `<!-- message: ID -->`
-// directly before a ```text block or an inline `code span`; every ```text block of the shipped docs
-// carries a marker, so a new quoted block without a producer below fails this file.
+// appear in what the code prints (folders read DIR, ports PORT; durations and instants are not
+// compared). A quote is marked in the markdown with `<!-- message: ID -->` directly before a fenced
+// block or an inline `code span`. Every ```text block of the shipped docs, and every plain fenced
+// block that reads like an error (a "Recommended fix:" or a [CODE] line), must carry a marker (or
+// `<!-- not a message: why -->` for a layout with placeholders), so a new quote without a producer
+// below fails this file. Inline quotes are found only when marked.
 
 /** One marked quote of a shipped markdown file. */
 interface Quote {
@@ -43,7 +45,7 @@ function shippedMarkdown(): string[] {
   return ['README.md', ...under('docs'), ...under('examples')].sort();
 }
 
-/** Every marked quote, and every ```text block that has no marker (as `file:line`). */
+/** Every marked quote, and every block that quotes output without a marker (as `file:line`). */
 function readQuotes(): { quotes: Quote[]; unmarked: string[] } {
   const quotes: Quote[] = [];
   const unmarked: string[] = [];
@@ -51,9 +53,7 @@ function readQuotes(): { quotes: Quote[]; unmarked: string[] } {
     const markdown = readFileSync(join(ROOT, file), 'utf8');
     const marked = new Set<number>();
     // A block that only shows a layout (placeholders, no real output) says so, and is not compared.
-    for (const match of markdown.matchAll(/<!-- not a message: [^>\n]{1,200} -->\n([ \t]*)```/g)) {
-      marked.add((match.index ?? 0) + match[0].length - 3 - (match[1] as string).length + (match[1] as string).length);
-    }
+    for (const match of markdown.matchAll(/<!-- not a message: [^>\n]{1,200} -->\n[ \t]*```/g)) marked.add((match.index ?? 0) + match[0].length - 3);
     for (const match of markdown.matchAll(MARKER)) {
       const [whole, id, indent, block, inline] = match as unknown as [string, string, string, string | undefined, string | undefined];
       const text = block !== undefined ? block.split('\n').map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n') : inline as string;
