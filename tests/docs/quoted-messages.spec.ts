@@ -216,6 +216,9 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'browser-step-failed': async () => userError(await browserCheck(), 'alice'),
   'browser-loop-limit': async () => userError(await browserCheck(), 'bob'),
   'authorization-page-refused': async () => userError(await browserCheck(), 'carol'),
+  'html-403': () => cli(['login', 'alice'], {
+    'multiauth.yaml': oneOperation(`      - tech: http\n        parameters: { url: "${server.url}/forbidden", method: POST }`),
+  }),
   'failure-remembered': async () => {
     const path = failureFilePath(join(writeFiles({}), 'alice-1f2e3d4c5b6a7988.json'));
     writeFailure(path, 'run-1', new MultiAuthError('AUTH_HTTP_STATUS', 'the server answered HTTP 401 (Unauthorized)'), (text) => text);
@@ -298,6 +301,10 @@ users:
 `;
 let TOKEN_USERS = '';
 
+/** A 403 page as Django sends one: its first kilobytes are CSS. */
+const FORBIDDEN_PAGE = `<!DOCTYPE html><html lang="en"><head><title>403 Forbidden</title><style>${'html * { padding: 0; margin: 0; } '.repeat(80)}</style></head>`
+  + '<body><div id="summary"><h1>Forbidden <span>(403)</span></h1><p>CSRF verification failed. Request aborted.</p></div></body></html>';
+
 /** A form login that refuses a password as Django's admin does: 200 and the form again, with an error list. */
 const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Log in</title><style>body { font-family: sans-serif }</style></head><body>'
   + '<h1>Log in</h1><form method="post" action="/admin/login/"><p class="errornote">Please enter the correct username and password</p>'
@@ -332,6 +339,10 @@ test.beforeAll(async () => {
     if (req.url === '/whoami') return sendJson(res, 401, { error: 'unauthorized', message: 'no credentials', via: null });
     if (req.url === '/graphql' && body.includes('login')) {
       return sendJson(res, 200, { data: null, errors: [{ message: 'Invalid password', path: ['login'], extensions: { code: 'UNAUTHENTICATED' } }] });
+    }
+    if (req.url === '/forbidden') {
+      res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(FORBIDDEN_PAGE);
     }
     if (req.url === '/admin/login/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
