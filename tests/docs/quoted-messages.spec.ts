@@ -219,6 +219,8 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'html-403': () => cli(['login', 'alice'], {
     'multiauth.yaml': oneOperation(`      - tech: http\n        parameters: { url: "${server.url}/forbidden", method: POST }`),
   }),
+  'digest-basic-only': () => cli(['login', 'alice'], { 'multiauth.yaml': digestPreset('basic-only') }),
+  'digest-auth-int': () => cli(['login', 'alice'], { 'multiauth.yaml': digestPreset('auth-int') }),
   'failure-remembered': async () => {
     const path = failureFilePath(join(writeFiles({}), 'alice-1f2e3d4c5b6a7988.json'));
     writeFailure(path, 'run-1', new MultiAuthError('AUTH_HTTP_STATUS', 'the server answered HTTP 401 (Unauthorized)'), (text) => text);
@@ -261,6 +263,11 @@ function browserCheck(): Promise<string> {
 function userError(printed: string, user: string): string {
   const start = printed.indexOf(`${user}:\n`);
   return start === -1 ? printed : printed.slice(start + user.length + 2).split('\n\n')[0] as string;
+}
+
+/** A `digest` preset of one user, whose server answers with the challenge of route `challenge`. */
+function digestPreset(challenge: string): string {
+  return `presets:\n  - type: digest\n    first_request: { url: "${server.url}/digest/${challenge}", method: GET }\n    users:\n      - { username: alice, password: alice-password }\n`;
 }
 
 /** The text of the `MultiAuthError` that `work` rejects with. */
@@ -339,6 +346,14 @@ test.beforeAll(async () => {
     if (req.url === '/whoami') return sendJson(res, 401, { error: 'unauthorized', message: 'no credentials', via: null });
     if (req.url === '/graphql' && body.includes('login')) {
       return sendJson(res, 200, { data: null, errors: [{ message: 'Invalid password', path: ['login'], extensions: { code: 'UNAUTHENTICATED' } }] });
+    }
+    if (req.url === '/digest/basic-only') {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="app"' });
+      return res.end();
+    }
+    if (req.url === '/digest/auth-int') {
+      res.writeHead(401, { 'www-authenticate': 'Digest realm="app", nonce="n1", algorithm=SHA-512-256, qop="auth-int"' });
+      return res.end();
     }
     if (req.url === '/forbidden') {
       res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
