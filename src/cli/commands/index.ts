@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
 import { loginCommand } from './login.js';
+import { matrixCommand } from './matrix.js';
 import { schemaCommand } from './schema.js';
 import { usersCommand } from './users.js';
 import { validateCommand } from './validate.js';
@@ -12,6 +13,7 @@ export const commands: readonly Command[] = [
   validateCommand,
   loginCommand,
   checkCommand,
+  matrixCommand,
   usersCommand,
   schemaCommand,
 ];

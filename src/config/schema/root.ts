@@ -4,6 +4,7 @@ import { Procedure } from './procedure.js';
 import { User } from './user.js';
 import { Validation } from './validation.js';
 import { ReauthSetting } from './reauth.js';
+import { AccessMatrix } from './access.js';
 
 /**
  * An mTLS client certificate, in Playwright's `clientCertificates` shape (extension of the format).
@@ -46,6 +47,8 @@ export const AuthConfig = z.strictObject({
   reauth: ReauthSetting.optional(),
   /** How to know a session works, for every user that does not say otherwise (`false`: none). */
   validation: z.union([z.literal(false), Validation]).optional(),
+  /** Who may do what: requests sent as every user and compared with what is expected (docs/access.md). */
+  access: AccessMatrix.optional(),
 });
 
 /** The validated config, as `compile/` receives it. */
