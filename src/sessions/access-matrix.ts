@@ -25,6 +25,11 @@ export interface AccessMatrixOptions {
   browser?: AuthenticateOptions['browser'];
   /** Told each user whose sign-in (or session check) failed, the error masked: that user's cells are errors. */
   onSignInFailure?: (user: string, error: MultiAuthError) => void;
+  /**
+   * The users to run (`anonymous` included or not), instead of those `access.expect` lists: a user
+   * it does not list is expected to be denied everything. `multiauth matrix --update` runs everyone.
+   */
+  users?: readonly string[];
 }
 
 /**
@@ -48,9 +53,10 @@ export async function runAccessMatrix(opened: OpenedConfig, options: AccessMatri
     });
   }
   const parallel = Math.max(1, options.parallel ?? DEFAULT_MATRIX_PARALLEL);
+  const runUsers = [...(options.users ?? access.users)];
   const users = new Map<string, PlanUser>(plan.users.map((user) => [user.name, user]));
   const sessions = new Map<string, Session | MultiAuthError>();
-  await bounded(access.users.filter((name) => users.has(name)), parallel, async (name) => {
+  await bounded(runUsers.filter((name) => users.has(name)), parallel, async (name) => {
     try {
       sessions.set(name, await authenticate(plan, name, { redactor, ...(options.browser ? { browser: options.browser } : {}) }));
     } catch (error) {
@@ -62,7 +68,7 @@ export async function runAccessMatrix(opened: OpenedConfig, options: AccessMatri
   });
 
   const cells: ObservedMatrix['cells'] = Object.create(null) as ObservedMatrix['cells'];
-  for (const user of access.users) cells[user] = Object.create(null) as Record<string, AccessCell>;
+  for (const user of runUsers) cells[user] = Object.create(null) as Record<string, AccessCell>;
   const run = async (user: string, request: PlanAccessRequest): Promise<void> => {
     const expected = access.expect[user]?.[request.name] ?? 'deny';
     const session = sessions.get(user);
@@ -75,12 +81,12 @@ export async function runAccessMatrix(opened: OpenedConfig, options: AccessMatri
   };
 
   const safe = access.requests.filter((request) => !request.unsafe);
-  await bounded(safe.flatMap((request) => access.users.map((user) => ({ user, request }))), parallel, ({ user, request }) => run(user, request));
+  await bounded(safe.flatMap((request) => runUsers.map((user) => ({ user, request }))), parallel, ({ user, request }) => run(user, request));
   for (const request of access.requests.filter((r) => r.unsafe)) {
-    const order = [...access.users].sort((a, b) => rank(access.expect[a]?.[request.name]) - rank(access.expect[b]?.[request.name]));
+    const order = [...runUsers].sort((a, b) => rank(access.expect[a]?.[request.name]) - rank(access.expect[b]?.[request.name]));
     for (const user of order) await run(user, request);
   }
-  return { users: [...access.users], requests: access.requests.map((request) => request.name), cells };
+  return { users: runUsers, requests: access.requests.map((request) => request.name), cells };
 }
 
 /** Users expected to be denied go first on an unsafe request; those allowed (who may delete the object) last. */
