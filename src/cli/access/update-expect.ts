@@ -58,6 +58,13 @@ export function updateAccessExpect(yamlText: string, observed: ObservedMatrix): 
   let expect: YAMLMap;
   if (isMap(found)) {
     expect = found;
+    // A flow `expect: {}` (a first recording's placeholder) grows to a row per user: a block reads
+    // better, and the comment that trailed `{}` goes above the rows, not after the last one.
+    if (expect.flow && expect.comment) {
+      expect.commentBefore = expect.commentBefore ? `${expect.commentBefore}\n${expect.comment}` : expect.comment;
+      expect.comment = undefined;
+    }
+    expect.flow = false;
   } else {
     expect = new YAMLMap();
     access.set(doc.createNode('expect'), expect);

@@ -94,3 +94,10 @@ test('--update refuses a config with nothing to record into, and one that does n
   expect(none.hint).toContain('--from-openapi');
   expect(thrown(() => updateAccessExpect('access: [\n', OBSERVED)).code).toBe('CONFIG_SYNTAX');
 });
+
+test('--update turns a placeholder `expect: {}` into a block, a row per user, its comment kept', () => {
+  const updated = updateAccessExpect(`${CONFIG}  expect: {}   # recorded\n`, OBSERVED);
+  expect(updated.startsWith(CONFIG)).toBe(true);
+  expect(updated.slice(CONFIG.length)).toMatch(/^ {2}expect:\n {4}# recorded\n {4}admin: allow\n/);
+  expect(parse(updated).access.expect).toEqual({ admin: 'allow', editor: { 'list users': 'allow', 'delete a comment': 'deny' }, viewer: { 'list users': 'deny', 'delete a comment': 500 }, anonymous: 'deny' });
+});
