@@ -4,7 +4,7 @@ import { MultiAuthError } from '../../core/errors.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
-import { recordExpectations } from '../access/record.js';
+import { recordableConfig, recordExpectations } from '../access/record.js';
 import { checkDraftOnlyOptions, draftCommandRun, draftOptions, usersToRecord } from '../access/matrix-options.js';
 import { browserFor } from './browser-users.js';
 import { MAX_PARALLEL, parallelOption } from './bounded.js';
@@ -56,6 +56,7 @@ export const matrixCommand: Command = {
       throw new MultiAuthError('CONFIG_INVALID', 'the config has no access matrix', { hint: 'Add an access block (requests and expect) to the config: see docs/access.md.' });
     }
     const failures = new Map<string, MultiAuthError>();
+    if (values.update) recordableConfig(opened.file);
     const run = values.update ? usersToRecord(plan) : plan.access.users;
     const users = plan.users.filter((user) => run.includes(user.name));
     const browser = await browserFor(plan, users, values['browser-path'] as string | undefined, io);
