@@ -103,8 +103,13 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
  * const answer = await sendAccessRequest(plan, user, session, plan.access!.requests[0]!);
  */
 export async function sendAccessRequest(...args: Parameters<typeof import('./access/send.js').sendAccessRequest>): ReturnType<typeof import('./access/send.js').sendAccessRequest> {
-  return (await import('./access/send.js')).sendAccessRequest(...args);
+  // Held once loaded: a matrix sends thousands, and every import() call resolves the module again
+  // (through the loader hooks' thread when a loader such as tsx is registered: a third of the CPU).
+  sendModule ??= import('./access/send.js');
+  return (await sendModule).sendAccessRequest(...args);
 }
+
+let sendModule: Promise<typeof import('./access/send.js')> | undefined;
 
 /**
  * Closes the connection pools of this process's sign-ins, so a CLI command can exit; nothing to do
