@@ -58,6 +58,8 @@ export const ErrorCode = {
   INTERNAL: 'INTERNAL',
   /** A command-line usage mistake. */
   CLI_USAGE: 'CLI_USAGE',
+  /** A cell of the access matrix got another answer than `access.expect` says (docs/access.md). */
+  ACCESS_UNEXPECTED: 'ACCESS_UNEXPECTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
