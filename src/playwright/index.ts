@@ -7,4 +7,5 @@ shareRunId(process.env);
 
 export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type AuthFixtures, type SignedInUser } from './fixtures.js';
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';
+export { accessMatrix, type AccessMatrixOptions } from './access-matrix.js';
 export { toStorageState, type StorageState } from './storage-state.js';
