@@ -29,7 +29,7 @@ test('--from-openapi drafts the safe operations of the published Petstore docume
   expect(draft.startsWith('# Drafted by multiauth matrix --from-openapi from Swagger Petstore - OpenAPI 3.0: 8 requests.')).toBe(true);
 });
 
-test('--from-openapi --unsafe adds the other operations marked unsafe, after following the document\'s $refs', async () => {
+test('--from-openapi --unsafe adds the other operations marked unsafe, placeholders named for the chosen owner', async () => {
   const draft = draftAccessRequests(await readOpenApi(PETSTORE), { unsafe: true, owner: 'alice' });
   const requests = parse(draft).access.requests as Array<Record<string, unknown>>;
   expect(requests).toHaveLength(19);
