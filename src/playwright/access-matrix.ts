@@ -116,9 +116,8 @@ async function send(request: APIRequestContext, planned: PlanAccessRequest): Pro
 
 function unexpected(plan: Plan, user: string, request: PlanAccessRequest, cell: AccessCell, redactor: Redactor): unknown {
   const planUser = plan.users.find((u) => u.name === user);
+  // The sentence names the user, method, URL and status: a context line would say "while signing in".
   return toSpecError(new MultiAuthError('ACCESS_UNEXPECTED', cellProblem(user, request, cell), {
-    path: request.origin,
-    context: { user, ...(cell.status === undefined ? {} : { status: cell.status }), method: request.method, url: request.url },
     hint: cell.outcome === 'allow' && cell.expected === 'deny'
       ? 'The application let this user do what access.expect says it must not: fix the application\'s check, or access.expect if the rule changed.'
       : cell.outcome === 'error'

@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { accessCell, cellProblem, cellText, classifyAnswer } from '../../../src/runtime/access/matrix.js';
 import { matrixHtml, matrixMarkdown, matrixText } from '../../../src/runtime/access/render.js';
-import type { ObservedMatrix } from '../../../src/runtime/access/matrix.js';
+import type { DenyRules, ObservedMatrix } from '../../../src/runtime/access/matrix.js';
 
 // Issue 26: how an answer counts (docs/access.md "Classification"), and the tables made of cells.
 const URL_ = 'https://a.test/api/x?token=s3cr3t';
-const rules = { deny: [401, 403], loginRedirect: [] as string[] };
+const rules: DenyRules = { deny: [401, 403], loginRedirect: [] };
 
 test('statuses, login redirects, not_match and missing answers are classified as documented', () => {
   const outcome = (answer: Parameters<typeof classifyAnswer>[0], r = rules) => classifyAnswer(answer, r).outcome;
