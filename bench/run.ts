@@ -6,6 +6,7 @@ import { benchWebdriver } from './webdriver.js';
 import { benchSignInsPerRun, benchSuite } from './suite.js';
 import { benchWorkerStart } from './worker-start.js';
 import { benchShardSignIns } from './shards.js';
+import { benchMatrix } from './matrix.js';
 import type { BenchResult } from './stats.js';
 
 /** One row of `npm run bench`. */
@@ -32,6 +33,7 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'signins-4-workers', run: () => benchSignInsPerRun(4), better: 'lower' },
   { id: 'worker-start', run: benchWorkerStart, better: 'lower' },
   { id: 'signins-4-shards', run: benchShardSignIns, better: 'lower' },
+  { id: 'matrix', run: benchMatrix, better: 'lower' },
 ];
 
 function row(figure: BenchResult, better: 'lower' | 'higher'): BenchRow {
@@ -59,7 +61,7 @@ function table(rows: BenchRow[]): string {
  * `npm run bench`: every figure the issues set, each beside its peer in the same run, as a table
  * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, meets}`). `--only <text>` runs only the
  * benches whose id contains the text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
- * signins-4-shards.
+ * signins-4-shards, matrix.
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

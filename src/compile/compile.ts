@@ -10,6 +10,7 @@ import { resolveValidations } from './validation.js';
 import { applyReauth } from './reauth.js';
 import { checkTemplateSyntax } from './template-check.js';
 import { applyPresetUserRefresh } from './preset-user-refresh.js';
+import { compileAccess } from './access.js';
 
 /** Options of {@link compile}: how its issues are reported. */
 export interface CompileOptions {
@@ -81,6 +82,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   };
   if (config.proxy !== undefined) plan.proxy = config.proxy;
   if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
+  if (config.access) plan.access = compileAccess(config.access, users);
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

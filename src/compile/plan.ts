@@ -35,6 +35,8 @@ export interface Plan {
    * what it finds in users (passwords, credential values, variables). Absent = none.
    */
   secrets?: string[];
+  /** The access matrix (`access`), when the config has one. */
+  access?: PlanAccess;
 }
 
 /** One name and its values, for headers, cookies and query parameters. Values are raw (not encoded). */
@@ -285,3 +287,33 @@ export interface PlanBrowserOperation extends OperationBase {
 export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation;
 
 export type { HttpLocation };
+
+/** What a user may get from a request of the access matrix: `allow`, `deny` or an exact status. */
+export type PlanAccessVerdict = 'allow' | 'deny' | number;
+
+/** One request of the access matrix, its `{{ users.NAME.VAR }}` written in by compile. */
+export interface PlanAccessRequest {
+  name: string;
+  method: HttpMethod;
+  /** Absolute URL, ready to send. */
+  url: string;
+  headers: NameValuesList[];
+  /** A string, sent as is, or JSON. Absent = no body. */
+  body?: unknown;
+  /** Not GET, HEAD or OPTIONS: sent after the safe requests. */
+  unsafe: boolean;
+  origin: ConfigPath;
+}
+
+/** The access matrix (`access`), resolved by compile: who is run, what is sent, what each should get. */
+export interface PlanAccess {
+  /** Safe requests in declared order, then the unsafe ones in declared order: the order they run. */
+  requests: PlanAccessRequest[];
+  /** The users of `expect`, in its order; `anonymous` is the user without a session. */
+  users: string[];
+  /** user -> request name -> what is expected; every user has every request. */
+  expect: Record<string, Record<string, PlanAccessVerdict>>;
+  /** Statuses that count as deny. */
+  deny: number[];
+  origin: ConfigPath;
+}

@@ -4,6 +4,7 @@ import { formatPath, type ConfigPath } from '../core/path.js';
 import type { AuthConfig } from './schema/index.js';
 import { isObject } from './schema-at.js';
 import { didYouMean } from '../core/suggest.js';
+import { checkAccess } from './access-check.js';
 
 /** Finds the source position of a config path (a {@link SourceMap} or a loaded config). */
 export interface Locator {
@@ -176,6 +177,8 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
       else report('error', [...path, index, 'name'], `variable "${name}" is declared twice, first at ${firstAt([...path, first])}`, 'Keep one of them.');
     });
   }
+
+  checkAccess(config, (path, message, hint, atKey) => report('error', path, message, hint, atKey));
 
   return issues;
 }

@@ -10,3 +10,5 @@ export { SourceMap } from './source-map.js';
 export { suggest, didYouMean } from '../core/suggest.js';
 export * from './schema/index.js';
 export { formatJsonSchema } from './json-schema.js';
+export { CONFIG_LIMITS } from './limits.js';
+export { ANONYMOUS } from './access-check.js';

@@ -58,6 +58,10 @@ export const ErrorCode = {
   INTERNAL: 'INTERNAL',
   /** A command-line usage mistake. */
   CLI_USAGE: 'CLI_USAGE',
+  /** `multiauth matrix --from-openapi FILE`: the file is not a readable OpenAPI 3 document. */
+  OPENAPI_INVALID: 'OPENAPI_INVALID',
+  /** A cell of the access matrix got another answer than `access.expect` says (docs/access.md). */
+  ACCESS_UNEXPECTED: 'ACCESS_UNEXPECTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -82,6 +82,8 @@ export interface AuthFixtures {
 }
 
 interface InternalTestFixtures {
+  /** true: `authedRequest` never signs in again on a "signed out" answer (the access matrix: a deny is an answer). */
+  _authNoReauth: boolean;
   _authResolved: { session: Session; source: SessionSource; live: LiveSession; reauth: Reauthenticate } | undefined;
   _authTraces: void;
 }
@@ -108,6 +110,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     },
     { scope: 'worker', box: true },
   ],
+  // Set by accessMatrix(): a deny is an answer there, never a reason to sign in again.
+  _authNoReauth: [false, { option: true, box: true }],
 
   _multiauth: [
     async ({ authConfig, _authBrowser }, use, workerInfo) => {
@@ -191,7 +195,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     await use(context);
   },
 
-  authedRequest: async ({ playwright, _authResolved, _multiauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
+  authedRequest: async ({ playwright, _authResolved, _multiauth, _authNoReauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
     const session = _authResolved?.session;
     const context = await playwright.request.newContext({
       baseURL,
@@ -201,7 +205,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
     await use(_authResolved && authUser
-      ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, _authResolved.reauth)
+      ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, _authNoReauth ? undefined : _authResolved.reauth)
       : context);
     await context.dispose();
   },
@@ -381,3 +385,15 @@ function samePath(a: string, b: string): boolean {
  * });
  */
 export const test: TestType<PlaywrightTest & AuthOptions & AuthFixtures, PlaywrightWorker & AuthWorkerOptions> = base.extend(authFixtures);
+
+/**
+ * {@link test} with the internal fixtures in its type, for this package's own generated tests
+ * (`accessMatrix`); never exported from the package.
+ *
+ * @example
+ * internalTest('cell', async ({ _multiauth }) => { await _multiauth.plan(); });
+ */
+export const internalTest = test as unknown as TestType<
+  PlaywrightTest & AuthOptions & AuthFixtures & InternalTestFixtures,
+  PlaywrightWorker & AuthWorkerOptions & InternalWorkerFixtures
+>;

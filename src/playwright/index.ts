@@ -9,4 +9,5 @@ export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type Auth
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';
 export { multiauthEnv, type MultiAuthEnvOptions } from './multiauth-env.js';
 export type { MultiAuthUsers, AuthUserName } from './user-names.js';
+export { accessMatrix, type AccessMatrixOptions } from './access-matrix.js';
 export { toStorageState, type StorageState } from './storage-state.js';

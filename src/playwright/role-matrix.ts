@@ -59,12 +59,23 @@ export function authProjects<P extends { name?: string; use?: object }>(project:
   }));
 }
 
-interface MatrixConfig {
+/** What the role matrix and the access matrix learn of a config while test files load. */
+export interface MatrixConfig {
+  /** The config file, absolute. */
   file: string;
   users: string[];
+  /** The access matrix's users and request names, when the config has one. */
+  access?: { users: string[]; requests: string[] };
 }
 
-function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig {
+/**
+ * The config's user names (and access matrix), synchronously, from the run's digest or a child
+ * process that opens the config (see {@link authUsers}).
+ *
+ * @example
+ * matrixConfig({}, playwrightConfigDir()).access?.requests; // ['list users', ...]
+ */
+export function matrixConfig(options: Pick<RoleMatrixOptions, 'config'>, baseDir: string): MatrixConfig {
   const env = process.env;
   try {
     const file = configFile({
@@ -82,12 +93,12 @@ function matrixConfig(options: RoleMatrixOptions, baseDir: string): MatrixConfig
       // Unreadable: opening the config says why.
     }
     const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(env));
-    if (digest) return { file, users: digest.users };
+    if (digest) return { file, users: digest.users, ...(digest.access ? { access: digest.access } : {}) };
     // Opened in a child process, so that the workers that import the package do not load the parser,
     // the schema and the compiler for it (digestInChild says why).
     const digested = digestInChild({ file, baseDir, notFoundHint: '', run: runId(env) }, env);
     if (key !== undefined) writeRunDigest(cacheDir, key, digested);
-    return { file, users: digested.users };
+    return { file, users: digested.users, ...(digested.access ? { access: digested.access } : {}) };
   } catch (error) {
     throw toSpecError(error);
   }

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { renderIssue } from '../core/errors.js';
 import { Redactor } from '../core/redactor.js';
 import type { MtlsCertificate } from '../config/index.js';
+import type { Plan } from '../compile/index.js';
 import {
   checkStoredSession,
   completeSession,
@@ -148,6 +149,14 @@ export class WorkerAuth {
    */
   firstInRun(key: string): boolean {
     return firstInRun(this.locate().cacheDir, `${key}\0${runId(this.options.env)}`);
+  }
+
+  /**
+   * The config's compiled plan, for the access matrix's tests: their requests, expectations and
+   * deny rules (opens the config in this worker if it has not).
+   */
+  async plan(): Promise<Plan> {
+    return (await this.open()).plan;
   }
 
   /** The config's `scope`: origins that receive the injected credentials. */

@@ -21,6 +21,10 @@ export { findPlanUser } from './engine/find-user.js';
 export { checkBrowserPath } from './protocols/browser/browser-path.js';
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export { completeSession } from './engine/complete.js';
+export { accessCell, cellProblem, cellText, classifyAnswer, LOGIN_PATH, type AccessAnswer, type AccessCell, type AccessOutcome, type DenyRules, type ObservedMatrix } from './access/matrix.js';
+export { matrixHtml, matrixMarkdown, matrixText, summary as matrixSummary } from './access/render.js';
+export { accessRequestParts, denyRulesFor, type AccessRequestParts } from './access/request.js';
+export { DEFAULT_SIGNED_OUT, describeTrigger, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
@@ -91,6 +95,22 @@ export async function checkStoredSession(plan: Plan, session: SignInResult, opti
 export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
   return (await import('./engine/authenticate.js')).refreshSignIn(plan, session, options);
 }
+
+/**
+ * Sends one request of the access matrix with a user's session applied, redirects not followed,
+ * never signing in again (loads the transport on first use).
+ *
+ * @example
+ * const answer = await sendAccessRequest(plan, user, session, plan.access!.requests[0]!);
+ */
+export async function sendAccessRequest(...args: Parameters<typeof import('./access/send.js').sendAccessRequest>): ReturnType<typeof import('./access/send.js').sendAccessRequest> {
+  // Held once loaded: a matrix sends thousands, and every import() call resolves the module again
+  // (through the loader hooks' thread when a loader such as tsx is registered: a third of the CPU).
+  sendModule ??= import('./access/send.js');
+  return (await sendModule).sendAccessRequest(...args);
+}
+
+let sendModule: Promise<typeof import('./access/send.js')> | undefined;
 
 /**
  * Closes the connection pools of this process's sign-ins, so a CLI command can exit; nothing to do

@@ -46,3 +46,4 @@ export async function openConfig(options: OpenConfigOptions): Promise<OpenedConf
   const preflight = options.checks === false ? undefined : await loadPreflight();
   return (await import('./open-config.js')).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
+export { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type AccessMatrixOptions } from './access-matrix.js';

@@ -43,6 +43,8 @@ export interface RunDigest {
   reauthRules: Array<{ user: string; onStatus: number[]; onRedirect: string[] }>;
   /** Origins the users sign in and are validated at ({@link planOrigins}): compared with Playwright's `baseURL`. */
   origins: string[];
+  /** The access matrix's users (`anonymous` included) and request names in run order, when the config has one: `accessMatrix()` declares its tests from them. */
+  access?: { users: string[]; requests: string[] };
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -120,7 +122,8 @@ function isDigest(data: unknown): data is RunDigest {
   return typeof d.run === 'string' && typeof d.contentHash === 'string' && /^[0-9a-f]{64}$/.test(d.contentHash)
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
-    && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean';
+    && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean'
+    && (d.access === undefined || (typeof d.access === 'object' && d.access !== null && strings((d.access as Record<string, unknown>).users) && strings((d.access as Record<string, unknown>).requests)));
 }
 
 function isReauthRules(value: unknown): boolean {
@@ -153,6 +156,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     noReauthUsers: plan.users.filter((user) => user.reauth === false).map((user) => user.name),
     reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect] }] : [])),
     origins: planOrigins(plan),
+    ...(plan.access ? { access: { users: [...plan.access.users], requests: plan.access.requests.map((request) => request.name) } } : {}),
     checked,
   };
 }

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
 import { loginCommand } from './login.js';
+import { matrixCommand } from './matrix.js';
 import { schemaCommand } from './schema.js';
 import { typesCommand } from './types.js';
 import { usersCommand } from './users.js';
@@ -13,6 +14,7 @@ export const commands: readonly Command[] = [
   validateCommand,
   loginCommand,
   checkCommand,
+  matrixCommand,
   usersCommand,
   typesCommand,
   schemaCommand,

@@ -7,4 +7,5 @@ export * from './validation.js';
 export * from './reauth.js';
 export * from './user.js';
 export * from './presets.js';
+export * from './access.js';
 export * from './root.js';

@@ -4,6 +4,7 @@ import { Procedure } from './procedure.js';
 import { User } from './user.js';
 import { Validation } from './validation.js';
 import { ReauthSetting } from './reauth.js';
+import { AccessMatrix } from './access.js';
 
 /**
  * An mTLS client certificate, in Playwright's `clientCertificates` shape (extension of the format).
@@ -46,6 +47,8 @@ export const AuthConfig = z.strictObject({
     .describe('Which answers to a signed-in request mean "signed out" and sign the user in again: {on_status, on_redirect}, true (default: HTTP 401) or false (none).'),
   validation: z.union([z.literal(false), Validation]).optional()
     .describe('How to know a session works, for every user without its own: {url, method, status, match, not_match}, or false (none).'),
+  access: AccessMatrix.optional()
+    .describe('Who may do what: requests sent as every user (and anonymous) and compared with what is expected (docs/access.md).'),
 });
 
 /** The validated config, as `compile/` receives it. */

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDebianPackage } from './debian.js';
 import { makeTempDir, removeDir, startDaemon, startOnFreePort } from './process.js';
@@ -12,8 +14,51 @@ export interface DjangoServer {
   /** The superuser's name and password. */
   username: string;
   password: string;
+  /** With `roles`: the users below the superuser, by role (their user name is the role). */
+  roles: Partial<Record<DjangoRole, { username: string; password: string }>>;
+  /** Runs Python in the project (`manage.py shell -c`), e.g. to change a permission by hand; its stdout. */
+  shell(python: string): Promise<string>;
   stop(): Promise<void>;
 }
+
+/**
+ * Django's admin roles (docs: "The Django admin site", permissions): `viewer` is staff with only
+ * `auth.view_user`, `staff` is staff without any permission, `member` is an active user who is not staff.
+ */
+export type DjangoRole = 'viewer' | 'staff' | 'member';
+
+/** Options of {@link startDjango}. */
+export interface DjangoOptions {
+  /**
+   * Also create the {@link DjangoRole} users, and a login page for every active user at
+   * `/accounts/login/` (Django's own `LoginView` with the admin's template: the admin's login refuses
+   * users who are not staff) with Django's `django.contrib.auth.urls` beside it (so
+   * `/accounts/password_change/` answers a signed-in user of any role with its form).
+   */
+  roles?: boolean;
+}
+
+const ROLE_PASSWORD = 'dj-role-pass-41e7';
+
+/** The project's urls.py with the accounts pages added (only `roles`). */
+const ROLE_URLS = `from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path('admin/', admin.site.urls),
+    path('accounts/login/', auth_views.LoginView.as_view(template_name='admin/login.html')),
+    path('accounts/', include('django.contrib.auth.urls')),
+]
+`;
+
+const CREATE_ROLES = `
+from django.contrib.auth.models import Permission, User
+viewer = User.objects.create_user('viewer', password='${ROLE_PASSWORD}', is_staff=True)
+viewer.user_permissions.add(Permission.objects.get(content_type__app_label='auth', codename='view_user'))
+User.objects.create_user('staff', password='${ROLE_PASSWORD}', is_staff=True)
+User.objects.create_user('member', password='${ROLE_PASSWORD}')
+`;
 
 /** Debian's Python: the one python3-django installs into (a pyenv's python3 on PATH does not see it). */
 const PYTHON = '/usr/bin/python3';
@@ -22,6 +67,7 @@ const PYTHON = '/usr/bin/python3';
  * Starts a fresh Django project from Debian's `python3-django` (installed when missing): a temp
  * directory, `django-admin startproject`, `migrate` (SQLite), a superuser created from the
  * environment, then `runserver` on a free port of 127.0.0.1 (DEBUG on, as a developer runs it).
+ * With `roles`, users of Django's admin roles too ({@link DjangoRole}).
  * Its admin answers a wrong password with 200 and the login form again, the error in
  * `<p class="errornote">`, and a POST without a CSRF token with a 403 page full of CSS.
  *
@@ -30,7 +76,7 @@ const PYTHON = '/usr/bin/python3';
  * // POST `${django.url}/admin/login/` ...
  * await django.stop();
  */
-export async function startDjango(): Promise<DjangoServer> {
+export async function startDjango(options: DjangoOptions = {}): Promise<DjangoServer> {
   await ensureDebianPackage('python3-django', 'django-admin');
   const dir = await makeTempDir('django');
   const username = 'admin';
@@ -41,6 +87,12 @@ export async function startDjango(): Promise<DjangoServer> {
     const manage = (...args: string[]) => run(PYTHON, ['manage.py', ...args], { cwd: dir, env, timeout: 120_000 });
     await manage('migrate', '--noinput');
     await manage('createsuperuser', '--noinput', '--username', username, '--email', 'admin@example.test');
+    const roles: DjangoServer['roles'] = {};
+    if (options.roles) {
+      await writeFile(join(dir, 'multiauthsite', 'urls.py'), ROLE_URLS);
+      await manage('shell', '-c', CREATE_ROLES);
+      for (const role of ['viewer', 'staff', 'member'] as const) roles[role] = { username: role, password: ROLE_PASSWORD };
+    }
     const daemon = await startOnFreePort((port) =>
       startDaemon({ name: 'django', command: PYTHON, args: ['manage.py', 'runserver', '--noreload', `127.0.0.1:${port}`], port, cwd: dir, env, timeoutMs: 60_000 }).then((d) => ({ d, port })),
     );
@@ -48,6 +100,8 @@ export async function startDjango(): Promise<DjangoServer> {
       url: `http://127.0.0.1:${daemon.port}`,
       username,
       password,
+      roles,
+      shell: async (python) => (await manage('shell', '-c', python)).stdout,
       stop: async () => {
         await daemon.d.stop();
         await removeDir(dir);
