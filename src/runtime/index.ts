@@ -16,6 +16,13 @@ import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session, SignInResult } from './session/session.js';
+import { lazyModule } from '../core/lazy-module.js';
+
+// What signs in loads on first use (see the header): these are its parts.
+const engine = () => lazyModule<typeof import('./engine/authenticate.js')>(() => require('./engine/authenticate.js'), () => import('./engine/authenticate.js'));
+const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>(() => require('./http/dispatcher.js'), () => import('./http/dispatcher.js'));
+const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>(() => require('./protocols/browser/launch.js'), () => import('./protocols/browser/launch.js'));
+const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>(() => require('./engine/preflight.js'), () => import('./engine/preflight.js'));
 
 export { findPlanUser } from './engine/find-user.js';
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
@@ -43,7 +50,7 @@ export { answerChallenge, type DigestAnswer, type DigestTarget } from './protoco
  * const session = await authenticate(plan, 'alice', { redactor });
  */
 export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
-  return (await import('./engine/authenticate.js')).authenticate(plan, userName, options);
+  return (await engine()).authenticate(plan, userName, options);
 }
 
 /**
@@ -54,7 +61,7 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
  * const fresh = await refreshSession(plan, session, { redactor });
  */
 export async function refreshSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<Session> {
-  return (await import('./engine/authenticate.js')).refreshSession(plan, session, options);
+  return (await engine()).refreshSession(plan, session, options);
 }
 
 /**
@@ -65,7 +72,7 @@ export async function refreshSession(plan: Plan, session: SignInResult, options:
  * const produced = await signInUser(plan, 'alice', { redactor });
  */
 export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
-  return (await import('./engine/authenticate.js')).signInUser(plan, userName, options);
+  return (await engine()).signInUser(plan, userName, options);
 }
 
 /**
@@ -76,7 +83,7 @@ export async function signInUser(plan: Plan, userName: string, options: Authenti
  * await checkStoredSession(plan, fromCache, { redactor });
  */
 export async function checkStoredSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<void> {
-  return (await import('./engine/authenticate.js')).checkStoredSession(plan, session, options);
+  return (await engine()).checkStoredSession(plan, session, options);
 }
 
 /**
@@ -88,7 +95,7 @@ export async function checkStoredSession(plan: Plan, session: SignInResult, opti
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });
  */
 export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
-  return (await import('./engine/authenticate.js')).refreshSignIn(plan, session, options);
+  return (await engine()).refreshSignIn(plan, session, options);
 }
 
 /**
@@ -99,7 +106,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
  * await closeDispatchers();
  */
 export async function closeDispatchers(): Promise<void> {
-  return (await import('./http/dispatcher.js')).closeDispatchers();
+  return (await dispatcher()).closeDispatchers();
 }
 
 /**
@@ -109,7 +116,7 @@ export async function closeDispatchers(): Promise<void> {
  * const { browser, close } = await launchBrowserForCli({ env: process.env });
  */
 export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
-  return (await import('./protocols/browser/launch.js')).launchBrowserForCli(options);
+  return (await browserLaunch()).launchBrowserForCli(options);
 }
 
 /**
@@ -120,7 +127,7 @@ export async function launchBrowserForCli(options: CliBrowserOptions): ReturnTyp
  * const browser = await launchDiscovered((executablePath) => playwright.chromium.launch({ executablePath }), { env: process.env, chromium: true });
  */
 export async function launchDiscovered<B>(launch: (executablePath: string | undefined) => Promise<B>, options: BrowserDiscovery): Promise<B> {
-  return (await import('./protocols/browser/launch.js')).launchDiscovered(launch, options);
+  return (await browserLaunch()).launchDiscovered(launch, options);
 }
 
 /**
@@ -133,5 +140,5 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
  * const issues = preflight(plan);
  */
 export async function loadPreflight(): Promise<typeof import('./engine/preflight.js').preflight> {
-  return (await import('./engine/preflight.js')).preflight;
+  return (await preflightModule()).preflight;
 }
