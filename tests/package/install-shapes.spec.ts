@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
 import { tempFiles } from '../support/temp-files.js';
@@ -208,6 +209,14 @@ test('pnpm (strict: only declared dependencies reachable), in an ES module proje
     const installed = realpathSync(join(project, 'node_modules', 'playwright-multiauth'));
     expect(installed).toContain('/node_modules/.pnpm/');
     expect(() => readFileSync(join(installed, '..', 'playwright-core', 'package.json'))).toThrow();
+    // The CLI's browser launcher reaches playwright-core through @playwright/test all the same.
+    const browserDir = join(installed, 'dist', 'runtime', 'protocols', 'browser');
+    const launcher = await run(process.execPath, ['--input-type=module', '-e', [
+      `await import(${JSON.stringify(pathToFileURL(join(browserDir, 'launch.js')).href)});`,
+      `const { loadPlaywrightCore } = await import(${JSON.stringify(pathToFileURL(join(browserDir, 'playwright-core.js')).href)});`,
+      'console.log(typeof loadPlaywrightCore().chromium.launch);',
+    ].join('\n')], project, env);
+    expect(launcher.output.trim(), launcher.output).toBe('function');
     writeSuite(project);
     await runSuite(project, join(project, 'node_modules', '@playwright', 'test'), demo.url);
   } finally {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MultiAuthError } from '../../../core/errors.js';
+import { loadPlaywrightCore } from './playwright-core.js';
 
 /** Options of {@link launchBrowserForCli}. */
 export interface CliBrowserOptions {
@@ -90,6 +91,7 @@ export async function launchBrowserForCli(options: CliBrowserOptions): Promise<{
     });
   }
   const proxy = options.proxy ? { server: options.proxy } : undefined;
+  const { chromium } = loadPlaywrightCore();
   const browser = await launchDiscovered(
     (executablePath) => chromium.launch({ headless: true, executablePath, proxy, args: ['--disable-gpu', '--disable-dev-shm-usage'] }),
     { ...(options.browserPath === undefined ? {} : { given: options.browserPath }), env: options.env, chromium: true },
