@@ -69,7 +69,8 @@ const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'nodenext', target:
 
 test('the packed tarball works in a fresh CommonJS project: the README\'s quick start, typecheck, an API test and a page test', async ({ demo }) => {
   expect(PACKAGE.engines.node).toBe('>=20.19');
-  test.setTimeout(300_000);
+  // Install, typecheck, check and two child runs: minutes when the machine is busy.
+  test.setTimeout(600_000);
   const { tarball } = await packOnce();
   expect(basename(tarball)).toBe(`playwright-multiauth-${PACKAGE.version}.tgz`);
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-cjs-'));

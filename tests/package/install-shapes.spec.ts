@@ -209,6 +209,7 @@ test('pnpm (strict: only declared dependencies reachable), in an ES module proje
     const installed = realpathSync(join(project, 'node_modules', 'playwright-multiauth'));
     expect(installed).toContain('/node_modules/.pnpm/');
     expect(() => readFileSync(join(installed, '..', 'playwright-core', 'package.json'))).toThrow();
+    expect(() => readFileSync(join(project, 'node_modules', '.pnpm', 'node_modules', 'playwright-core', 'package.json'))).toThrow();
     // The CLI's browser launcher reaches playwright-core through @playwright/test all the same.
     const browserDir = join(installed, 'dist', 'runtime', 'protocols', 'browser');
     const launcher = await run(process.execPath, ['--input-type=module', '-e', [

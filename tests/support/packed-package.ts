@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './root.js';
@@ -79,6 +79,22 @@ export interface Packed {
 /** Waiting for another worker's pack: it installs the dependencies too, a minute or two when loaded. */
 const PACK_WAIT_MS = 240_000;
 
+/** A pack older than this belongs to a finished run (a run of tests/package takes minutes). */
+const STALE_PACK_MS = 2 * 60 * 60 * 1000;
+const PACK_PREFIX = 'multiauth-packed-';
+
+/** Removes the packs of earlier runs (36 MB each, with their dependencies). */
+function removeStalePacks(now: number): void {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PACK_PREFIX))) {
+    const path = join(tmpdir(), name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_PACK_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
+}
+
 /**
  * Packs the package once per test run (every worker of the run shares it; a rebuild packs anew), and
  * unpacks it with its production dependencies installed, as a linked copy of it would be: the
@@ -89,7 +105,7 @@ const PACK_WAIT_MS = 240_000;
  */
 export async function packOnce(): Promise<Packed> {
   const built = Math.floor(statSync(join(ROOT, 'dist', 'index.js')).mtimeMs);
-  const home = join(tmpdir(), `multiauth-packed-${process.ppid}-${built}`);
+  const home = join(tmpdir(), `${PACK_PREFIX}${process.ppid}-${built}`);
   const done = join(home, 'done');
   const tarball = join(home, `playwright-multiauth-${PACKAGE.version}.tgz`);
   const unpacked = join(home, 'package');
@@ -102,6 +118,7 @@ export async function packOnce(): Promise<Packed> {
     }
     return { tarball, unpacked };
   }
+  removeStalePacks(Date.now());
   const env = installEnv();
   const packed = await run('npm', ['pack', '--silent', '--pack-destination', home], ROOT, env);
   if (packed.code !== 0 || !existsSync(tarball)) throw new Error(`npm pack failed:\n${packed.output}`);
