@@ -17,10 +17,13 @@ const RUNNER_FILE = `${sep}playwright${sep}lib${sep}`;
  * so its `test.js` is the very module a spec's `import '@playwright/test'` loads.
  */
 function runningPlaywright(require: NodeJS.Require): string | undefined {
+  const tried = new Set<string>();
   for (const file of Object.keys(require.cache)) {
     const at = file.lastIndexOf(RUNNER_FILE);
     if (at === -1) continue;
     const root = file.slice(0, at + `${sep}playwright`.length);
+    if (tried.has(root)) continue;
+    tried.add(root);
     try {
       const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown };
       if (manifest.name === 'playwright' && existsSync(join(root, 'test.js'))) return join(root, 'test.js');
