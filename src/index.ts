@@ -9,7 +9,6 @@
  *   expect((await (await authedRequest.get('/whoami')).json()).user).toBe('alice');
  * });
  */
-export { expect } from '@playwright/test';
 export * from './playwright/index.js';
 export { MultiAuthError, ConfigInvalidError, ErrorCode, type ConfigIssue } from './core/errors.js';
 export type { AuthConfig, AuthConfigInput } from './config/index.js';

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { ownFile } from './call-site.js';
 
 type Re2Module = typeof import('re2js');
 let re2: Re2Module | undefined;
@@ -8,7 +9,7 @@ let re2: Re2Module | undefined;
  * sessions are cached compiles none, and loading the engine costs more than the rest of its start.
  */
 function re2Engine(): Re2Module['RE2JS'] {
-  re2 ??= createRequire(import.meta.url)('re2js') as Re2Module;
+  re2 ??= createRequire(ownFile())('re2js') as Re2Module;
   return re2.RE2JS;
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import { createRequire } from 'node:module';
+import { ownFile } from '../core/call-site.js';
 import type { Zippable } from 'fflate';
 import type { Redactor } from '../core/redactor.js';
 
@@ -107,6 +108,6 @@ let fflate: FflateModule | undefined;
 
 /** fflate, loaded on the first trace to mask (its CommonJS build, synchronously): most tests attach none. */
 function zip(): FflateModule {
-  fflate ??= createRequire(import.meta.url)('fflate') as FflateModule;
+  fflate ??= createRequire(ownFile())('fflate') as FflateModule;
   return fflate;
 }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, sep } from 'node:path';
+import { ownFile, stackFiles } from '../core/call-site.js';
 
 /** Playwright's default config names (`playwright test` looks for these when not given `-c`). */
 const PLAYWRIGHT_CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((ext) => `playwright.config.${ext}`);
 
 /** This package's own code (`dist/`, or `src/` when run from source): its frames are not the caller. */
-const OWN_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const OWN_DIR = dirname(dirname(ownFile()));
 
 /**
  * The folder the role matrix resolves config paths from: the Playwright config's folder, as seen from
@@ -34,25 +34,5 @@ export function playwrightConfigDir(from: string | undefined = callerFile()): st
  * callerFile(); // '/repo/e2e/tests/roles.spec.ts'
  */
 export function callerFile(): string | undefined {
-  for (const name of stackFileNames()) {
-    const path = name.startsWith('file://') ? fileURLToPath(name) : name;
-    if (isAbsolute(path) && !path.startsWith(OWN_DIR + sep)) return path;
-  }
-  return undefined;
-}
-
-function stackFileNames(): string[] {
-  const { prepareStackTrace, stackTraceLimit } = Error;
-  try {
-    // Call sites name files exactly; the text of a stack would have to be parsed (and source-mapped).
-    Error.prepareStackTrace = (_error, sites) => sites;
-    Error.stackTraceLimit = 30;
-    const holder: { stack?: unknown } = {};
-    Error.captureStackTrace(holder, stackFileNames);
-    const sites = holder.stack as NodeJS.CallSite[];
-    return sites.map((site) => site.getFileName()).filter((name): name is string => !!name && !name.startsWith('node:'));
-  } finally {
-    Error.prepareStackTrace = prepareStackTrace;
-    Error.stackTraceLimit = stackTraceLimit;
-  }
+  return stackFiles(callerFile).find((path) => !path.startsWith(OWN_DIR + sep));
 }

@@ -1,15 +1,14 @@
-import {
-  test as base,
-  type APIRequestContext,
-  type BrowserContext,
-  type Page,
-  type PlaywrightTestArgs,
-  type PlaywrightTestOptions,
-  type PlaywrightWorkerArgs,
-  type PlaywrightWorkerOptions,
-  type Fixtures,
-  type TestInfo,
-  type TestType,
+import type {
+  APIRequestContext,
+  BrowserContext,
+  Page,
+  PlaywrightTestArgs,
+  PlaywrightTestOptions,
+  PlaywrightWorkerArgs,
+  PlaywrightWorkerOptions,
+  Fixtures,
+  TestInfo,
+  TestType,
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/index.js';
@@ -28,6 +27,9 @@ import { redactedUrl } from '../core/urls.js';
 import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
 import type { AuthUserName } from './user-names.js';
+import { loadPlaywrightTest } from './playwright-test.js';
+
+const base = loadPlaywrightTest().test;
 
 /**
  * Options a spec or project sets with `test.use`, or a project in `playwright.config.ts`. A config

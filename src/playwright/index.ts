@@ -1,9 +1,18 @@
 /** The Playwright face of playwright-multiauth: fixtures and the role matrix. */
 import { shareRunId } from '../sessions/index.js';
+import { loadPlaywrightTest, type PlaywrightTest } from './playwright-test.js';
 
 // The runner loads this module (its config, its test files) before it starts any worker: the
 // workers inherit the runner's run id through the environment, unique even where pids repeat.
 shareRunId(process.env);
+
+/**
+ * Playwright Test's `expect`, from the Playwright Test that runs the specs (see `loadPlaywrightTest`).
+ *
+ * @example
+ * import { test, expect } from 'playwright-multiauth';
+ */
+export const expect: PlaywrightTest['expect'] = loadPlaywrightTest().expect;
 
 export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type AuthFixtures, type SignedInUser } from './fixtures.js';
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';

@@ -16,6 +16,13 @@ import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session, SignInResult } from './session/session.js';
+import { lazyModule } from '../core/lazy-module.js';
+
+// What signs in loads on first use (see the header): these are its parts.
+const engine = () => lazyModule<typeof import('./engine/authenticate.js')>(() => require('./engine/authenticate.js'), () => import('./engine/authenticate.js'));
+const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>(() => require('./http/dispatcher.js'), () => import('./http/dispatcher.js'));
+const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>(() => require('./protocols/browser/launch.js'), () => import('./protocols/browser/launch.js'));
+const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>(() => require('./engine/preflight.js'), () => import('./engine/preflight.js'));
 
 export { findPlanUser } from './engine/find-user.js';
 export { checkBrowserPath } from './protocols/browser/browser-path.js';
@@ -48,7 +55,7 @@ export { answerChallenge, type DigestAnswer, type DigestTarget } from './protoco
  * const session = await authenticate(plan, 'alice', { redactor });
  */
 export async function authenticate(plan: Plan, userName: string, options: AuthenticateOptions): Promise<Session> {
-  return (await import('./engine/authenticate.js')).authenticate(plan, userName, options);
+  return (await engine()).authenticate(plan, userName, options);
 }
 
 /**
@@ -59,7 +66,7 @@ export async function authenticate(plan: Plan, userName: string, options: Authen
  * const fresh = await refreshSession(plan, session, { redactor });
  */
 export async function refreshSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<Session> {
-  return (await import('./engine/authenticate.js')).refreshSession(plan, session, options);
+  return (await engine()).refreshSession(plan, session, options);
 }
 
 /**
@@ -70,7 +77,7 @@ export async function refreshSession(plan: Plan, session: SignInResult, options:
  * const produced = await signInUser(plan, 'alice', { redactor });
  */
 export async function signInUser(plan: Plan, userName: string, options: AuthenticateOptions): Promise<SignInResult> {
-  return (await import('./engine/authenticate.js')).signInUser(plan, userName, options);
+  return (await engine()).signInUser(plan, userName, options);
 }
 
 /**
@@ -81,7 +88,7 @@ export async function signInUser(plan: Plan, userName: string, options: Authenti
  * await checkStoredSession(plan, fromCache, { redactor });
  */
 export async function checkStoredSession(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<void> {
-  return (await import('./engine/authenticate.js')).checkStoredSession(plan, session, options);
+  return (await engine()).checkStoredSession(plan, session, options);
 }
 
 /**
@@ -93,7 +100,7 @@ export async function checkStoredSession(plan: Plan, session: SignInResult, opti
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });
  */
 export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
-  return (await import('./engine/authenticate.js')).refreshSignIn(plan, session, options);
+  return (await engine()).refreshSignIn(plan, session, options);
 }
 
 /**
@@ -120,7 +127,7 @@ let sendModule: Promise<typeof import('./access/send.js')> | undefined;
  * await closeDispatchers();
  */
 export async function closeDispatchers(): Promise<void> {
-  return (await import('./http/dispatcher.js')).closeDispatchers();
+  return (await dispatcher()).closeDispatchers();
 }
 
 /**
@@ -130,7 +137,7 @@ export async function closeDispatchers(): Promise<void> {
  * const { browser, close } = await launchBrowserForCli({ env: process.env });
  */
 export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
-  return (await import('./protocols/browser/launch.js')).launchBrowserForCli(options);
+  return (await browserLaunch()).launchBrowserForCli(options);
 }
 
 /**
@@ -141,7 +148,7 @@ export async function launchBrowserForCli(options: CliBrowserOptions): ReturnTyp
  * const browser = await launchDiscovered((executablePath) => playwright.chromium.launch({ executablePath }), { env: process.env, chromium: true });
  */
 export async function launchDiscovered<B>(launch: (executablePath: string | undefined) => Promise<B>, options: BrowserDiscovery): Promise<B> {
-  return (await import('./protocols/browser/launch.js')).launchDiscovered(launch, options);
+  return (await browserLaunch()).launchDiscovered(launch, options);
 }
 
 /**
@@ -154,5 +161,5 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
  * const issues = preflight(plan);
  */
 export async function loadPreflight(): Promise<typeof import('./engine/preflight.js').preflight> {
-  return (await import('./engine/preflight.js')).preflight;
+  return (await preflightModule()).preflight;
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { ownFile } from '../core/call-site.js';
 import { errorFromData, type ErrorData } from '../core/error-data.js';
 import type { OpenConfigOptions } from './open-config.js';
 import type { RunDigest } from './run-digest.js';
@@ -38,7 +38,7 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
  * digest.users; // ['alice', 'bob']
  */
 export function digestInChild(request: DigestRequest, env: Record<string, string | undefined>): RunDigest {
-  const here = fileURLToPath(import.meta.url);
+  const here = ownFile();
   // From the sources (tests run them through tsx) the child is the .ts beside this file.
   const fromSource = here.endsWith('.ts');
   const child = here.replace(/digest-in-child\.(ts|js)$/, `digest-child.${fromSource ? 'ts' : 'js'}`);

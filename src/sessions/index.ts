@@ -7,6 +7,7 @@
  */
 import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 import { loadPreflight } from '../runtime/index.js';
+import { lazyModule } from '../core/lazy-module.js';
 
 export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
@@ -44,6 +45,6 @@ export { isOwnUserTypes, userTypesPath, userTypesText, writeUserTypes, type User
  */
 export async function openConfig(options: OpenConfigOptions): Promise<OpenedConfig> {
   const preflight = options.checks === false ? undefined : await loadPreflight();
-  return (await import('./open-config.js')).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
+  return (await lazyModule<typeof import('./open-config.js')>(() => require('./open-config.js'), () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
 export { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type AccessMatrixOptions } from './access-matrix.js';

@@ -1,36 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
-import { withoutRunnerVariables } from '../support/child-playwright.js';
+import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run } from '../support/packed-package.js';
 
 // Issue 16, item 5: the package as a user gets it. The packed tarball is installed into a fresh
 // CommonJS project (`npm init -y`: no "type": "module") beside @playwright/test and TypeScript; its
 // specs type-check, and one API test and one page test run against the demo server. CommonJS
 // projects load this ES module through require(esm) (Node 20.19+, what `engines` says).
-test.describe.configure({ timeout: 240_000 });
-
-const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string>; engines: { node: string } };
-const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
-
-interface Run {
-  code: number | null;
-  output: string;
-}
-
-/** A command in a child, without blocking the demo server of this process. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 /** The fenced block of the README that comes first after `marker`. */
 function readmeBlock(marker: string, language: string): string {
@@ -91,22 +69,20 @@ const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'nodenext', target:
 
 test('the packed tarball works in a fresh CommonJS project: the README\'s quick start, typecheck, an API test and a page test', async ({ demo }) => {
   expect(PACKAGE.engines.node).toBe('>=20.19');
+  // Install, typecheck, check and two child runs: minutes when the machine is busy.
+  test.setTimeout(600_000);
+  const { tarball } = await packOnce();
+  expect(basename(tarball)).toBe(`playwright-multiauth-${PACKAGE.version}.tgz`);
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-cjs-'));
-  const env = { ...withoutRunnerVariables(process.env), CI: '', NO_COLOR: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+  const env = installEnv();
   try {
-    const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], ROOT, env);
-    expect(packed.code, packed.output).toBe(0);
-    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-    expect(tarball).toBe(`playwright-multiauth-${PACKAGE.version}.tgz`);
-
     const project = join(dir, 'project');
     mkdirSync(project);
     const init = await run('npm', ['init', '-y'], project, env);
     expect(init.code, init.output).toBe(0);
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
-    // The versions this repository tests with, from npm's cache when it has them.
-    const pins = ['@playwright/test', 'typescript', '@types/node'].map((name) => `${name}@${PACKAGE.devDependencies[name]}`);
-    const installed = await run('npm', ['install', '--prefer-offline', '--no-save', join(dir, tarball as string), ...pins], project, env);
+    const pins = Object.entries(PINNED).map(([name, range]) => `${name}@${range}`);
+    const installed = await run('npm', ['install', '--no-save', tarball, ...pins], project, env);
     expect(installed.code, installed.output).toBe(0);
 
     // What ships: the docs the README links to, no source map pointing at a missing file.

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { ownFile } from '../../core/call-site.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { callsFunction, parsedTemplate, scanTemplate, TEMPLATE_LIMITS, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
 import { isIdentifyingName } from '../../core/identifying-names.js';
@@ -247,6 +248,6 @@ let otpauthModule: OtpAuthModule | undefined;
 
 /** otpauth, loaded on the first `totp()` (its CommonJS build, synchronously): most runs compute none. */
 function otpauth(): OtpAuthModule {
-  otpauthModule ??= createRequire(import.meta.url)('otpauth') as OtpAuthModule;
+  otpauthModule ??= createRequire(ownFile())('otpauth') as OtpAuthModule;
   return otpauthModule;
 }

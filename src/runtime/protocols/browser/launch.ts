@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MultiAuthError } from '../../../core/errors.js';
 import { checkBrowserPath } from './browser-path.js';
+import { loadPlaywrightCore } from './playwright-core.js';
 
 /** Options of {@link launchBrowserForCli}. */
 export interface CliBrowserOptions {
@@ -87,6 +88,7 @@ export async function launchBrowserForCli(options: CliBrowserOptions): Promise<{
   const named = options.browserPath ?? (options.env.MULTIAUTH_BROWSER_PATH || undefined);
   checkBrowserPath(named);
   const proxy = options.proxy ? { server: options.proxy } : undefined;
+  const { chromium } = loadPlaywrightCore();
   const browser = await launchDiscovered(
     (executablePath) => chromium.launch({ headless: true, executablePath, proxy, args: ['--disable-gpu', '--disable-dev-shm-usage'] }),
     { ...(options.browserPath === undefined ? {} : { given: options.browserPath }), env: options.env, chromium: true },

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './root.js';
+import { withoutRunnerVariables } from './child-playwright.js';
+
+/** The package's manifest, as the tests read it. */
+export const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+  engines: { node: string };
+};
+
+/** The browser the installed projects' page tests launch. */
+export const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
+
+/** The versions this repository tests with (`name@range`), from npm's cache when it has them. */
+export const PINNED = Object.fromEntries(['@playwright/test', 'typescript', '@types/node'].map((name) => [name, PACKAGE.devDependencies[name] as string]));
+
+/** What one child command printed (stdout and stderr, in order) and its exit code. */
+export interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** A child command's output kept: an npm install's log can be long, its end says why it failed. */
+const MAX_OUTPUT = 256 * 1024;
+/** No install or child run of these tests takes this long, even on a loaded machine. */
+const RUN_TIMEOUT_MS = 280_000;
+
+/**
+ * A command in a child, without blocking the servers of this process; stopped after a few minutes.
+ *
+ * @example
+ * const installed = await run('npm', ['install', tarball], project, installEnv());
+ */
+export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: RUN_TIMEOUT_MS });
+    let output = '';
+    const keep = (text: string) => {
+      output = (output + text).slice(-MAX_OUTPUT);
+    };
+    child.stdout.setEncoding('utf8').on('data', keep);
+    child.stderr.setEncoding('utf8').on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/**
+ * The environment for npm and the installed projects: without this runner's variables, quiet
+ * (no fund, audit or update notices), from npm's cache first.
+ *
+ * @example
+ * await run('npm', ['install', ...], project, installEnv());
+ */
+export function installEnv(): Record<string, string> {
+  return {
+    ...withoutRunnerVariables(process.env),
+    CI: '',
+    NO_COLOR: '1',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+    npm_config_prefer_offline: 'true',
+  };
+}
+
+/** The package as published: its tarball, and the tarball unpacked with its dependencies installed. */
+export interface Packed {
+  /** `playwright-multiauth-<version>.tgz`, absolute. */
+  tarball: string;
+  /** The unpacked tarball (`package/`) with `node_modules/` of its production dependencies. */
+  unpacked: string;
+}
+
+/** Waiting for another worker's pack: it installs the dependencies too, a minute or two when loaded. */
+const PACK_WAIT_MS = 240_000;
+
+/** A pack older than this belongs to a finished run (a run of tests/package takes minutes). */
+const STALE_PACK_MS = 2 * 60 * 60 * 1000;
+const PACK_PREFIX = 'multiauth-packed-';
+
+/** Removes the packs of earlier runs (36 MB each, with their dependencies). */
+function removeStalePacks(now: number): void {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PACK_PREFIX))) {
+    const path = join(tmpdir(), name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_PACK_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
+}
+
+/**
+ * Packs the package once per test run (every worker of the run shares it; a rebuild packs anew), and
+ * unpacks it with its production dependencies installed, as a linked copy of it would be: the
+ * run's workers are children of one runner, so its pid and the build's time name the run's pack.
+ *
+ * @example
+ * const { tarball, unpacked } = await packOnce();
+ */
+export async function packOnce(): Promise<Packed> {
+  const built = Math.floor(statSync(join(ROOT, 'dist', 'index.js')).mtimeMs);
+  const home = join(tmpdir(), `${PACK_PREFIX}${process.ppid}-${built}`);
+  const done = join(home, 'done');
+  const tarball = join(home, `playwright-multiauth-${PACKAGE.version}.tgz`);
+  const unpacked = join(home, 'package');
+  try {
+    mkdirSync(home);
+  } catch {
+    for (const started = Date.now(); !existsSync(done); ) {
+      if (Date.now() - started > PACK_WAIT_MS) throw new Error(`the pack in ${home} did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return { tarball, unpacked };
+  }
+  removeStalePacks(Date.now());
+  const env = installEnv();
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', home], ROOT, env);
+  if (packed.code !== 0 || !existsSync(tarball)) throw new Error(`npm pack failed:\n${packed.output}`);
+  const staging = join(home, 'staging');
+  mkdirSync(staging);
+  const untar = await run('tar', ['xzf', tarball, '-C', staging], home, env);
+  if (untar.code !== 0) throw new Error(`tar failed:\n${untar.output}`);
+  const deps = await run('npm', ['install', '--omit=dev', '--no-package-lock', '--ignore-scripts'], join(staging, 'package'), env);
+  if (deps.code !== 0) throw new Error(`installing the package's dependencies failed:\n${deps.output}`);
+  renameSync(join(staging, 'package'), unpacked);
+  writeFileSync(done, '');
+  return { tarball, unpacked };
+}
+
+/**
+ * A copy of the unpacked package (with or without its `node_modules/`) at `to`: a project links its
+ * own copy, as npm may write into a linked folder while installing.
+ *
+ * @example
+ * copyPackage(packed, join(dir, 'playwright-multiauth'));
+ */
+export function copyPackage(packed: Packed, to: string, { withDependencies = true } = {}): string {
+  cpSync(packed.unpacked, to, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => withDependencies || !source.startsWith(join(packed.unpacked, 'node_modules')),
+  });
+  return to;
+}
