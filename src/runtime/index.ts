@@ -113,7 +113,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
 export async function sendAccessRequest(...args: Parameters<typeof import('./access/send.js').sendAccessRequest>): ReturnType<typeof import('./access/send.js').sendAccessRequest> {
   // Held once loaded: a matrix sends thousands, and every import() call resolves the module again
   // (through the loader hooks' thread when a loader such as tsx is registered: a third of the CPU).
-  sendModule ??= import('./access/send.js');
+  sendModule ??= lazyModule<typeof import('./access/send.js')>(() => require('./access/send.js'), () => import('./access/send.js'));
   return (await sendModule).sendAccessRequest(...args);
 }
 
