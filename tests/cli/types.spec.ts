@@ -121,3 +121,17 @@ test('types reports an invalid config as validate does (exit 2)', async () => {
   expect(run.stderr).toMatch(/^multiauth\.yaml:2:\d+ +users\[0\]/);
   expect(existsSync(join(dir, 'multiauth.d.ts'))).toBe(false);
 });
+
+test('types --json prints what it wrote, and valid JSON when it cannot (invalid config, a file it did not write)', async () => {
+  const dir = writeFiles({ 'multiauth.yaml': CONFIG, 'bad/multiauth.yaml': 'users:\n  - name: 3\n', 'mine/multiauth.yaml': CONFIG, 'mine/multiauth.d.ts': 'declare const mine: 1;\n' });
+  const wrote = await cli(['types', '--json'], dir);
+  expect(wrote.code).toBe(0);
+  expect(JSON.parse(wrote.stdout)).toEqual({ ok: true, file: join(dir, 'multiauth.d.ts'), written: true, users: ['alice', 'bob'] });
+  expect(JSON.parse((await cli(['types', '--json'], dir)).stdout)).toMatchObject({ ok: true, written: false });
+  const invalid = await cli(['types', '--json', '-c', 'bad'], dir);
+  expect(invalid.code).toBe(2);
+  expect(JSON.parse(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID', issues: [expect.objectContaining({ path: ['users', 0, 'name'] })] } });
+  const refused = await cli(['types', '--json', '-c', 'mine'], dir);
+  expect(refused.code).toBe(2);
+  expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, error: { code: 'CLI_USAGE' } });
+});

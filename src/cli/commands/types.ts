@@ -1,12 +1,12 @@
 import { basename, resolve } from 'node:path';
-import { ConfigInvalidError } from '../../core/errors.js';
 import { userTypesPath, writeUserTypes } from '../../sessions/index.js';
-import { displayPath, openCliConfig, plural, renderIssues } from '../check-config.js';
+import { displayPath, openCliConfig, plural } from '../check-config.js';
+import { jsonText } from '../json-output.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 
 /**
- * `multiauth types [-c FILE] [--out FILE]`: writes the declaration file that narrows `authUser`,
+ * `multiauth types [-c FILE] [--out FILE] [--json]`: writes the declaration file that narrows `authUser`,
  * `signInAs` and `authProjects({ users })` to the configured user names (default: beside the
  * config, `multiauth.d.ts` for `multiauth.yaml`). Leaves a file it did not write alone (exit 2).
  *
@@ -16,7 +16,7 @@ import { ExitCode } from '../io.js';
 export const typesCommand: Command = {
   name: 'types',
   summary: 'write the TypeScript declaration of the configured user names',
-  arguments: '[-c FILE] [--out FILE]',
+  arguments: '[-c FILE] [--out FILE] [--json]',
   description:
     'Writes a declaration file (default: beside the config, multiauth.d.ts for multiauth.yaml) that makes\n' +
     "authUser, signInAs(user) and authProjects({ users }) accept only the configured user names, so that\n" +
@@ -25,21 +25,17 @@ export const typesCommand: Command = {
   options: {
     config: configOption,
     out: { type: 'string', valueName: 'FILE', description: 'where to write the declaration (default: beside the config, NAME.d.ts)' },
+    json: { type: 'boolean', description: 'print {"ok": true, "file", "written", "users"}' },
   },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    let opened;
-    try {
-      opened = await openCliConfig(values.config as string | undefined, io, { checks: false });
-    } catch (error) {
-      if (!(error instanceof ConfigInvalidError)) throw error;
-      io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
-      return ExitCode.INVALID;
-    }
+    // An invalid config is main's to print (issues on stderr, `{"ok": false}` with --json): exit 2.
+    const opened = await openCliConfig(values.config as string | undefined, io, { checks: false, deferMissingEnv: true });
     const out = typeof values.out === 'string' ? resolve(io.cwd, values.out) : userTypesPath(opened.file);
     const names = opened.plan.users.map((user) => user.name);
     const done = writeUserTypes(out, names, basename(opened.file), displayPath(out, io.cwd));
-    io.stdout.write(`${done === 'written' ? 'wrote' : 'unchanged:'} ${displayPath(out, io.cwd)} (${plural(names.length, 'user')})\n`);
+    if (values.json) io.stdout.write(jsonText({ ok: true, file: out, written: done === 'written', users: names }));
+    else io.stdout.write(`${done === 'written' ? 'wrote' : 'unchanged:'} ${displayPath(out, io.cwd)} (${plural(names.length, 'user')})\n`);
     return ExitCode.OK;
   },
 };
