@@ -79,7 +79,7 @@ export function accessMatrix(options: AccessMatrixOptions = {}): void {
             const cell = accessCell(classifyAnswer(await send(authedRequest, request), denyRulesFor(plan, planAccess, user)), planAccess.expect[user]?.[name] ?? 'deny');
             keepCell(testInfo, user, name, cell);
             testInfo.annotations.push({ type: 'access', description: `${user} × ${name}: ${cellText(cell)}` });
-            if (cell.unexpected) throw unexpected(plan, user, request, cell, _multiauth.redactor);
+            if (cell.unexpected) throw unexpectedCellError(plan, user, request, cell, _multiauth.redactor);
           });
         }
       });
@@ -118,7 +118,14 @@ async function send(request: APIRequestContext, planned: PlanAccessRequest): Pro
   }
 }
 
-function unexpected(plan: Plan, user: string, request: PlanAccessRequest, cell: AccessCell, redactor: Redactor): unknown {
+/**
+ * The error a test of `accessMatrix()` fails with on an unexpected cell: the cell's sentence and
+ * what to fix (the application's check, or `access.expect`). Exported for the docs' quoted-message test.
+ *
+ * @example
+ * throw unexpectedCellError(plan, 'bob', request, cell, redactor);
+ */
+export function unexpectedCellError(plan: Plan, user: string, request: PlanAccessRequest, cell: AccessCell, redactor: Redactor): unknown {
   const planUser = plan.users.find((u) => u.name === user);
   // The sentence names the user, method, URL and status: a context line would say "while signing in".
   return toSpecError(new MultiAuthError('ACCESS_UNEXPECTED', cellProblem(user, request, cell), {

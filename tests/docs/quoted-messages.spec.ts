@@ -1,9 +1,18 @@
 import { existsSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
+import type { APIRequestContext, TestInfo } from '@playwright/test';
 import { test, expect } from '@playwright/test';
+import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
 import { main } from '../../src/cli/main.js';
 import type { PlanOperation, PlanProcedure } from '../../src/compile/plan.js';
 import { MultiAuthError } from '../../src/core/errors.js';
+import { unexpectedCellError } from '../../src/playwright/access-matrix.js';
+import { baseUrlMismatch } from '../../src/playwright/base-url.js';
+import { MATRIX_USER_KEY, warnOverriddenUser } from '../../src/playwright/sign-in-report.js';
+import { LazySignedInUser, type BrowserParts } from '../../src/playwright/signed-in-user.js';
+import type { AccessCell } from '../../src/runtime/access/matrix.js';
+import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js';
+import type { Session } from '../../src/runtime/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { withFileLock } from '../../src/sessions/lock.js';
@@ -91,7 +100,7 @@ function steady(text: string): string {
 }
 
 /** `multiauth ...args` in-process, in a fresh folder holding `files`; stderr then stdout, normalized. */
-async function cli(args: string[], files: Record<string, string>, env: Record<string, string> = {}, prepare?: (dir: string) => void): Promise<string> {
+async function cli(args: string[], files: Record<string, string>, env: Record<string, string> = {}, prepare?: (dir: string) => void, sub = ''): Promise<string> {
   const dir = writeFiles(files);
   prepare?.(dir);
   let stdout = '';
@@ -100,7 +109,7 @@ async function cli(args: string[], files: Record<string, string>, env: Record<st
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: { PATH: process.env.PATH, MULTIAUTH_CACHE: 'off', MULTIAUTH_RETRIES: '0', ...env },
-    cwd: dir,
+    cwd: join(dir, sub),
   });
   return normalized(`${stderr}${stdout}`, dir);
 }
@@ -113,6 +122,8 @@ function oneOperation(operation: string, injections = '[]'): string {
 /** Each message id the docs may quote, and how the code is made to print it. */
 const PRODUCERS: Record<string, () => Promise<string>> = {
   'config-not-found': () => cli(['validate'], {}),
+  // Run two folders below the config; the docs write the temporary folder as /repo.
+  'config-not-found-above': async () => (await cli(['validate'], { 'multiauth.yaml': TOKEN_USERS, 'app/tests/.keep': '' }, {}, undefined, 'app/tests')).replaceAll('DIR', '/repo'),
   'config-syntax': () => cli(['validate', '-c', 'syntax.yaml'], {
     'syntax.yaml': 'users:\n  - name: alice\n    credentials: { username: alice,\npassword: x\n',
   }),
@@ -128,6 +139,53 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'config-env-missing': () => cli(['validate', '-c', 'env.yaml'], {
     'env.yaml': 'users:\n  - name: alice\n    credentials: { username: alice, password: "${ALICE_PASSWORD}" }\n',
   }),
+  'config-env-typo': () => cli(['validate'], {
+    'multiauth.yaml': 'users:\n  - name: alice\n    credentials: { username: alice, password: "${ALICE_PASWORD}" }\n',
+  }, { ALICE_PASSWORD: 'alice-password' }),
+  'types-not-ours': () => cli(['types'], { 'multiauth.yaml': TOKEN_USERS, 'multiauth.d.ts': 'export type Mine = 1;\n' }),
+  'openapi-swagger2': () => cli(['matrix', '--from-openapi', 'api/swagger.yaml'], {
+    'api/swagger.yaml': 'swagger: "2.0"\ninfo: { title: app, version: "1" }\npaths: {}\n',
+  }),
+  // The access example with two typos: a request and a user of access.expect.
+  'access-expect-unknown': () => cli(['validate'], {
+    'multiauth.yaml': accessExample().replace('erin: { list users: deny', 'erin: { list usrs: deny').replace('    bob: { read a published', '    eirn: { read a published'),
+  }, { DEMO_URL: 'http://127.0.0.1:4010' }),
+  'access-matrix-cli': async () => cli(['matrix'], { 'multiauth.yaml': brokenAccessExample() }, { DEMO_URL: (await demoServer()).url }),
+  // The cell is the one the CLI observes (bob, export users); the error is the one accessMatrix()'s test throws with it.
+  'access-unexpected': async () => {
+    const url = (await demoServer()).url;
+    const observed = JSON.parse(await cli(['matrix', '--json'], { 'multiauth.yaml': brokenAccessExample() }, { DEMO_URL: url })) as { cells: Record<string, Record<string, AccessCell>> };
+    const plan = planFromYaml(brokenAccessExample(), { DEMO_URL: url });
+    const request = plan.access?.requests.find((r) => r.name === 'export users');
+    const cell = observed.cells.bob?.['export users'];
+    if (!request || !cell) return `(no request or cell: ${JSON.stringify(observed.cells.bob)})`;
+    return normalized((unexpectedCellError(plan, 'bob', request, cell, new Redactor()) as Error).message);
+  },
+  'fixture-base-url': async () => baseUrlMismatch('http://localhost:4000', ['http://localhost:3000'], [], '/repo/multiauth.yaml') ?? '(no warning)',
+  // signInAs's user whose page is asked for, with a browser that cannot start (the worker's launcher, a missing executable).
+  'fixture-no-browser': async () => {
+    const parts = {
+      user: 'bob',
+      browser: () => launchDiscovered(async () => undefined as never, { given: '/nonexistent/chromium', env: {}, chromium: true }),
+      redactor: new Redactor(),
+    } as unknown as BrowserParts;
+    const bob = new LazySignedInUser('bob', {} as Session, {} as APIRequestContext, parts);
+    const error = await bob.page.then(() => undefined, (e: unknown) => e);
+    return error instanceof Error ? error.message : `(no error: ${String(error)})`;
+  },
+  // A test of project "api-bob" (authProjects marks it bob's) whose file sets authUser alice.
+  'fixture-user-overridden': async () => {
+    const info = { project: { name: 'api-bob', metadata: { [MATRIX_USER_KEY]: 'bob' } }, annotations: [], titlePath: ['roles.spec.ts'], file: '/repo/roles.spec.ts' } as unknown as TestInfo;
+    const warn = console.warn;
+    let warned = '';
+    console.warn = (text: string) => (warned += text);
+    try {
+      warnOverriddenUser(info, 'alice', () => true);
+    } finally {
+      console.warn = warn;
+    }
+    return warned;
+  },
   'user-unknown': () => cli(['login', 'alcie'], {
     'multiauth.yaml': 'users:\n  - { name: alice, credentials: { username: alice, password: a } }\n  - { name: bob, credentials: { username: bob, password: b } }\n',
   }),
@@ -228,6 +286,26 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   },
 };
 
+let demo: Promise<DemoServer> | undefined;
+
+/** The demo server, started by the first producer that needs it (the access matrix's routes). */
+function demoServer(): Promise<DemoServer> {
+  demo ??= startDemoServer();
+  return demo;
+}
+
+/** examples/access-matrix's config. */
+function accessExample(): string {
+  return readFileSync(join(ROOT, 'examples', 'access-matrix', 'multiauth.yaml'), 'utf8');
+}
+
+/** The access example with one more request, the demo's route that forgets its admin check, denied to erin and bob. */
+function brokenAccessExample(): string {
+  return accessExample()
+    .replace('    - name: delete a comment', '    - name: export users\n      url: ${DEMO_URL}/api/users/export\n    - name: delete a comment')
+    .replace('erin: { list users: deny, "*": allow }', 'erin: { list users: deny, export users: deny, "*": allow }');
+}
+
 let browserRun: Promise<string> | undefined;
 
 /**
@@ -259,10 +337,13 @@ function browserCheck(): Promise<string> {
   return browserRun;
 }
 
-/** The error `check` printed for `user` on stderr: after its `USER:` line, up to a blank line. */
+/**
+ * The error `check` printed for `user` on stderr: after its `USER:` line, up to a blank line or the
+ * summary on stdout (its lines are cut to a width, so they change with the length of the folder).
+ */
 function userError(printed: string, user: string): string {
   const start = printed.indexOf(`${user}:\n`);
-  return start === -1 ? printed : printed.slice(start + user.length + 2).split('\n\n')[0] as string;
+  return start === -1 ? printed : printed.slice(start + user.length + 2).split(/\n\n|\n(?=(?:FAIL|ok) {2})/)[0] as string;
 }
 
 /** A `digest` preset of one user, whose server answers with the challenge of route `challenge`. */
@@ -370,6 +451,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server?.close();
+  await (await demo)?.stop();
   removeTempDirs();
 });
 
