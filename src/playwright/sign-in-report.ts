@@ -1,6 +1,10 @@
-import { test, type TestInfo } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
 import { isMultiAuthError } from '../core/errors.js';
 import type { SessionSource } from '../sessions/index.js';
+import { loadPlaywrightTest } from './playwright-test.js';
+
+// The running Playwright Test's, not one resolved from this file: installed as a link, none may be.
+const { test } = loadPlaywrightTest();
 
 /** The annotation types the fixtures write, stable for filters (`annot:multiauth-user=alice` in the HTML report). */
 export const ANNOTATION = {

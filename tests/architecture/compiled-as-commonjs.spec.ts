@@ -38,3 +38,13 @@ test('the package imports its own modules lazily only through lazyModule, which 
   }
   expect(offenders).toEqual([]);
 });
+
+// Resolved from the package's own folder, @playwright/test is missing (a link outside the project)
+// or a second copy that Playwright refuses: only playwright-test.ts finds the running one.
+test('no module of the package imports a value from @playwright/test; they take the running one from loadPlaywrightTest', () => {
+  const offenders = packageModules()
+    .filter(({ name }) => name !== 'playwright/playwright-test.ts')
+    .filter(({ text }) => /^import (?!type )[^;]*from '@playwright\/test';/m.test(text))
+    .map(({ name }) => name);
+  expect(offenders).toEqual([]);
+});
