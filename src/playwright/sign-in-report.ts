@@ -23,8 +23,9 @@ const MAX_REASON = 300;
 
 /**
  * Runs a user's sign-in as the report step `sign in as USER`, so the report shows its time where it
- * is spent, and under it how the session came (`USER: signed in, 612 ms`, reused, refreshed). The
- * test gets the user's annotation once; a failed sign-in fails the step and annotates the test.
+ * is spent, and under it how the session came (`USER: signed in, 612 ms`, reused from the cache,
+ * refreshed; nothing for a session from this worker's memory). The test gets the user's annotation
+ * once; a failed sign-in fails the step and annotates the test.
  *
  * Called from a fixture, the step is reported only when no boxed fixture encloses it (the fixture
  * is `box: 'self'`): a boxed fixture's steps are internal to Playwright's reporters.
@@ -46,7 +47,9 @@ export async function signInStep<T extends { source: SessionSource }>(testInfo: 
         throw error;
       }
       const how = `${describeSource(user, resolved.source)}, ${Math.round(performance.now() - started)} ms`;
-      await test.step(how, () => undefined);
+      // A session from this worker's memory is every later test's: its annotation says so, and a
+      // step per test would cost each a round trip to the runner (the suite bench saw 3%).
+      if (resolved.source !== 'memo') await test.step(how, () => undefined);
       return resolved;
     },
     { box: true },
