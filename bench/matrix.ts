@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
-import { round, type BenchResult } from './stats.js';
+import { round, type BenchResult, cpuMs } from './stats.js';
 import { startDemoProcess } from './demo.js';
 
 const USERS = 20;
@@ -138,13 +138,6 @@ async function inParallel<T>(count: number, work: (i: number) => Promise<T>): Pr
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, count) }, worker));
   return results;
-}
-
-async function cpuMs(work: () => Promise<void>): Promise<number> {
-  const start = process.cpuUsage();
-  await work();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

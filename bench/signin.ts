@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import type { Plan } from '../src/compile/plan.js';
-import { round, type BenchResult } from './stats.js';
+import { round, type BenchResult, cpuMs } from './stats.js';
 import { startDemoProcess } from './demo.js';
 
 
@@ -158,13 +158,6 @@ function newestSource(dir: string): number {
     newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
   }
   return newest;
-}
-
-async function cpuMs(work: () => Promise<void>): Promise<number> {
-  const start = process.cpuUsage();
-  await work();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
 }
 
 

@@ -30,3 +30,16 @@ export function median(values: number[]): number {
 export function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/**
+ * The CPU time (user + system, all threads of this process) `work` took, in milliseconds.
+ *
+ * @example
+ * const ms = await cpuMs(() => signInAll());
+ */
+export async function cpuMs(work: () => Promise<void>): Promise<number> {
+  const start = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}

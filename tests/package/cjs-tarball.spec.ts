@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
-import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run } from '../support/packed-package.js';
+import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
 
 // Issue 16, item 5: the package as a user gets it. The packed tarball is installed into a fresh
 // CommonJS project (`npm init -y`: no "type": "module") beside @playwright/test and TypeScript; its
@@ -19,21 +19,6 @@ function readmeBlock(marker: string, language: string): string {
   if (from === -1 || start === -1 || end === -1) throw new Error(`README.md has no ${language} block after "${marker}"`);
   return readme.slice(start + language.length + 4, end + 1);
 }
-
-const CONFIG = `
-presets:
-  - type: http
-    request:
-      url: \${DEMO_URL}/auth/token
-      method: POST
-      body: { username: "{{username}}", password: "{{password}}" }
-    extractions:
-      - { name: token, location: body, key: data.auth.access_token }
-    injections:
-      - { location: header, key: Authorization, prefix: Bearer, variable: token }
-    users:
-      - { username: alice, password: "\${ALICE_PASSWORD}" }
-`;
 
 const PLAYWRIGHT_CONFIG = `
 import { defineConfig } from '@playwright/test';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
 import { tempFiles } from '../support/temp-files.js';
-import { CHROMIUM, copyPackage, installEnv, packOnce, PINNED, run, type Packed } from '../support/packed-package.js';
+import { CHROMIUM, copyPackage, installEnv, packOnce, PINNED, run, type Packed, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
 
 // Issue 25, item 1: every way npm-family tools install the package runs a signed-in suite. The link
 // shapes (a directory dependency, `npm link`, `file:`, a workspace member) put the package at a real
@@ -13,21 +13,6 @@ import { CHROMIUM, copyPackage, installEnv, packOnce, PINNED, run, type Packed }
 // CommonJS project) and where Node does not find the project's @playwright/test; they alternate
 // between ES module and CommonJS projects, so each way of loading is proven. One child run a shape.
 test.describe.configure({ mode: 'parallel', timeout: 300_000 });
-
-const CONFIG = `
-presets:
-  - type: http
-    request:
-      url: \${DEMO_URL}/auth/token
-      method: POST
-      body: { username: "{{username}}", password: "{{password}}" }
-    extractions:
-      - { name: token, location: body, key: data.auth.access_token }
-    injections:
-      - { location: header, key: Authorization, prefix: Bearer, variable: token }
-    users:
-      - { username: alice, password: "\${ALICE_PASSWORD}" }
-`;
 
 const SUITE: Record<string, string> = {
   'playwright.config.ts': `

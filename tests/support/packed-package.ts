@@ -13,6 +13,22 @@ export const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8
 };
 
 /** The browser the installed projects' page tests launch. */
+/** The config of every packed-package project: alice signs in at the demo server's token endpoint. */
+export const DEMO_CONFIG = `
+presets:
+  - type: http
+    request:
+      url: \${DEMO_URL}/auth/token
+      method: POST
+      body: { username: "{{username}}", password: "{{password}}" }
+    extractions:
+      - { name: token, location: body, key: data.auth.access_token }
+    injections:
+      - { location: header, key: Authorization, prefix: Bearer, variable: token }
+    users:
+      - { username: alice, password: "\${ALICE_PASSWORD}" }
+`;
+
 export const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
 
 /** The versions this repository tests with (`name@range`), from npm's cache when it has them. */
