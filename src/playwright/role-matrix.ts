@@ -1,6 +1,7 @@
 import { MultiAuthError } from '../core/errors.js';
 import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
+import { warnPlainTestImports, type ProjectFiles } from './plain-test-import.js';
 import { toSpecError } from './spec-error.js';
 import { MATRIX_USER_KEY } from './sign-in-report.js';
 import type { AuthUserName } from './user-names.js';
@@ -42,6 +43,8 @@ export function authUsers(options: RoleMatrixOptions = {}): AuthUserName[] {
  * One Playwright project per configured user (named `<project name>-<user>`, or the user's name),
  * each running the same specs as that user: a role matrix in `playwright.config.ts`. Paths resolve
  * as {@link authUsers}' do; each project's `authConfig` is the absolute path of the config read.
+ * The runner warns of each spec file of the project that takes `test` from `@playwright/test`: its
+ * tests would run signed out.
  *
  * @example
  * export default defineConfig({
@@ -49,14 +52,17 @@ export function authUsers(options: RoleMatrixOptions = {}): AuthUserName[] {
  * });
  */
 export function authProjects<P extends { name?: string; use?: object }>(project: P, options: RoleMatrixOptions = {}): P[] {
-  const config = matrixConfig(options, playwrightConfigDir());
-  return usersOf(config, options.users).map((user) => ({
+  const configDir = playwrightConfigDir();
+  const config = matrixConfig(options, configDir);
+  const projects = usersOf(config, options.users).map((user) => ({
     ...project,
     name: project.name ? `${project.name}-${user}` : user,
     use: { ...project.use, authUser: user, authConfig: config.file },
     // Whose project it is, for the warning when a spec's own authUser overrides it.
     metadata: { ...(project as { metadata?: object }).metadata, [MATRIX_USER_KEY]: user },
   }));
+  warnPlainTestImports(project as ProjectFiles, configDir, projects.map((p) => p.name));
+  return projects;
 }
 
 /** What the role matrix and the access matrix learn of a config while test files load. */

@@ -9,6 +9,7 @@ import { MultiAuthError } from '../../src/core/errors.js';
 import { unexpectedCellError } from '../../src/playwright/access-matrix.js';
 import { baseUrlMismatch } from '../../src/playwright/base-url.js';
 import { MATRIX_USER_KEY, warnOverriddenUser } from '../../src/playwright/sign-in-report.js';
+import { warnPlainTestImports } from '../../src/playwright/plain-test-import.js';
 import { LazySignedInUser, type BrowserParts } from '../../src/playwright/signed-in-user.js';
 import type { AccessCell } from '../../src/runtime/access/matrix.js';
 import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js';
@@ -184,6 +185,13 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     } finally {
       console.warn = warn;
     }
+    return warned;
+  },
+  // A matrix of two users whose folder holds a spec that takes Playwright's own test.
+  'plain-test-import': async () => {
+    const dir = writeFiles({ 'tests/old.spec.ts': "import { test, expect } from '@playwright/test';\n" });
+    let warned = '';
+    warnPlainTestImports({ testDir: 'tests' }, dir, ['api-alice', 'api-bob'], {}, (text) => (warned += text));
     return warned;
   },
   'user-unknown': () => cli(['login', 'alcie'], {

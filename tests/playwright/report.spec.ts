@@ -62,8 +62,8 @@ test('the report shows each sign-in, its user and failure; signInAs needs a brow
       'multiauth.yaml': MULTI_CONFIG.replace('presets:', `presets:${MALLORY}`),
       'steps-reporter.ts': STEPS_REPORTER,
       'playwright.config.ts': inlineConfig(`projects: [
-    { name: 'api', testIgnore: /matrix/ },
-    ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /matrix\\.spec\\.ts/ }, { users: ['bob'] }),
+    { name: 'api', testIgnore: /matrix|plain/ },
+    ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /(matrix|plain)\\.spec\\.ts/ }, { users: ['bob'] }),
   ],`)
         .replace("['list']]", "['list'], ['./steps-reporter.ts']]")
         .replace(/executablePath: [^}]*/, "executablePath: '/nonexistent/chromium' "),
@@ -89,6 +89,12 @@ test.describe('as alice', () => {
 test.describe('as mallory', () => {
   test.use({ authUser: 'mallory' });
   test('mallory is refused', async ({ authedRequest }) => { await authedRequest.get('/whoami'); });
+});
+`,
+      'plain.spec.ts': `
+import { expect, test as base } from '@playwright/test';
+base('takes the plain test', async ({ request }) => {
+  expect((await request.get('/whoami')).status()).toBe(401);
 });
 `,
       'matrix.spec.ts': `
@@ -151,5 +157,12 @@ test('overrides it again', async ({ authedRequest }) => {
   }
   const warned = Object.values(tests).flatMap((t) => t.results.flatMap((r) => r.stderr.map((s) => s.text ?? '')));
   expect(warned.filter((text) => text.includes('playwright-multiauth: warning: matrix.spec.ts: project "matrix-bob" is bob\'s'))).toHaveLength(1);
+
+  // A file of the matrix that takes Playwright's own test runs signed out: the runner says so, once.
+  expect(status('takes the plain test')).toBe('passed');
+  const plain = result.output.split('\n').filter((line) => line.includes("takes `test` from '@playwright/test'"));
+  expect(plain).toEqual([
+    `playwright-multiauth: warning: plain.spec.ts takes \`test\` from '@playwright/test', so its tests run signed out in "matrix-bob" (authUser, authedRequest and the signed-in page come with this package's test). Import { test, expect } from 'playwright-multiauth' (or from a file that extends it), or keep the file out of the matrix (testIgnore).`,
+  ]);
   expect(result.failed).toBe(2);
 });
