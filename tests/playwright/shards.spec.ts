@@ -15,10 +15,10 @@ import { WHOAMI_USERS, WHOAMI_USERS_SPEC } from './support/whoami-users-spec.js'
 
 // Issue 18: sharded runs on several machines share one sign-in per user. Four shards, each a
 // Playwright run in its own working directory (its own .auth/), against the demo server with four
-// users (alice, bob, carol through a token endpoint, dave through a form login). The tests share
-// nothing but the Redis server (each its own database) and the demo (reset per test), so they are
-// spread over the workers, each with its own Redis.
-test.describe.configure({ timeout: 240_000 });
+// users (alice, bob, carol through a token endpoint, dave through a form login). Serial: each test
+// runs up to four shards at once, two workers each; two such tests at once timed sign-ins out on a
+// loaded 2-core machine. The file starts first in the run (playwright.config.ts): no long tail.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 const USERS = WHOAMI_USERS;
 const SPEC = WHOAMI_USERS_SPEC;
