@@ -11,6 +11,22 @@ function browserPath(): string | undefined {
   return candidates.find((p): p is string => !!p && existsSync(p));
 }
 
+/**
+ * The files whose tests take longest (a minute or more each, mostly child runs and installs).
+ * Playwright hands out tests in file order, and these sort late: a long test started last keeps
+ * one worker busy while the other idles. Run first, they overlap with the many short ones.
+ */
+const LONG_FIRST = [
+  'package/install-shapes.spec.ts',
+  'package/cjs-tarball.spec.ts',
+  'playwright/shards.spec.ts',
+  'playwright/denials.spec.ts',
+  'fuzz/validate-fuzz.spec.ts',
+  'playwright/access-matrix.spec.ts',
+  'examples/demo-project.spec.ts',
+  'e2e-protocols/django-access-matrix.spec.ts',
+].map((file) => `**/tests/${file}`);
+
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
@@ -22,4 +38,9 @@ export default defineConfig({
   use: {
     launchOptions: { executablePath: browserPath() },
   },
+  // Projects run in this order; the split changes no test, only when it starts.
+  projects: [
+    { name: 'long', testMatch: LONG_FIRST },
+    { name: 'rest', testIgnore: LONG_FIRST },
+  ],
 });

@@ -6,14 +6,18 @@ import { ROOT } from '../support/root.js';
 
 test.describe.configure({ timeout: 180_000 });
 
-// Issue 26: accessMatrix() in a spec. One child run covers the example (green) and the demo's
-// broken rule (GET /api/users/export forgets its admin check: two unexpected allows).
+// Issue 26: accessMatrix() in a spec. One child run covers the example (green), the demo's
+// broken rule (GET /api/users/export forgets its admin check: two unexpected allows) and erin's
+// row of the example without its validation (a deny there signs nobody in again).
 const EXAMPLE = join(ROOT, 'examples', 'access-matrix', 'multiauth.yaml');
 const BROKEN = readFileSync(EXAMPLE, 'utf8')
   .replace('    - name: delete a comment', '    - name: export users\n      url: ${DEMO_URL}/api/users/export\n    - name: delete a comment')
   .replace('erin: { list users: deny, "*": allow }', 'erin: { list users: deny, export users: deny, "*": allow }')
   // 403 counts as "signed out" here: the matrix's denies must still sign nobody in again.
   .replace('validation: {', 'reauth: { on_status: [401, 403] }\nvalidation: {');
+// 403 counts as "signed out" and no validation keeps a session: only the matrix's own rule (a deny
+// never signs in again) keeps erin's first cell, a 403 before any answered GET, from signing her in again.
+const NO_VALIDATION = readFileSync(EXAMPLE, 'utf8').replace(/^validation: .*$/m, 'reauth: { on_status: [401, 403] }');
 
 interface Result { status: string; errors: Array<{ message?: string }>; attachments: Array<{ name: string; contentType: string; body?: string }> }
 interface Suite { title: string; specs: Array<{ title: string; tests: Array<{ results: Result[] }> }>; suites?: Suite[] }
@@ -24,11 +28,13 @@ test('one test per user and request, each through authedRequest; an unexpected a
       'example.spec.ts': `import { accessMatrix } from 'playwright-multiauth';\naccessMatrix({ config: ${JSON.stringify(EXAMPLE)} });\n`,
       'broken.yaml': BROKEN,
       'broken.spec.ts': `import { accessMatrix } from 'playwright-multiauth';\naccessMatrix({ config: 'broken.yaml' });\n`,
+      'no-validation.yaml': NO_VALIDATION,
+      'no-validation.spec.ts': `import { accessMatrix } from 'playwright-multiauth';\naccessMatrix({ config: 'no-validation.yaml', users: ['erin'] });\n`,
     },
     { env: { ...demoEnv, MULTIAUTH_CACHE_DIR: '.auth' } },
   );
-  // example: 16 cells + the matrix; broken: 20 cells + the matrix, 2 of them unexpected.
-  expect(result.passed, result.output).toBe(17 + 19);
+  // example: 16 cells + the matrix; broken: 20 cells + the matrix, 2 of them unexpected; no-validation: erin's 4 cells + the matrix.
+  expect(result.passed, result.output).toBe(17 + 19 + 5);
   expect(result.failed).toBe(2);
 
   const byFile = new Map<string, Map<string, Result>>();
@@ -60,9 +66,11 @@ test('one test per user and request, each through authedRequest; an unexpected a
   expect(shown.html).toContain('<td class="unexpected" title="expected deny">unexpected allow 200</td>');
   expect(attached('example.spec.ts').markdown).toContain('16 cells: 16 as expected');
 
-  // One sign-in per user and config (its reauth is part of a session's cache key); none of the 403s
-  // that broken.yaml's reauth calls "signed out" started another.
-  expect(demo.counters.signIns).toEqual({ alice: 2, erin: 2, bob: 2 });
+  // One sign-in per user and config (its reauth and validation are part of a session's cache key);
+  // none of the 403s that the reauth of broken.yaml and no-validation.yaml calls "signed out" started
+  // another, not even erin's first cell of no-validation.yaml, where no validation would have kept her.
+  expect(demo.counters.signIns).toEqual({ alice: 2, erin: 3, bob: 2 });
+  expect(byFile.get('no-validation.spec.ts')?.get('access matrix › erin › list users')?.status).toBe('passed');
   for (const secret of ['alice-password', 'erin-password', 'bob-password']) {
     expect(result.output).not.toContain(secret);
     expect(shown.html + shown.markdown).not.toContain(secret);
