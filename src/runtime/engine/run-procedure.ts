@@ -13,6 +13,7 @@ import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
+import type { WebAuthnSigner } from '../template/webauthn.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
 import { exchangeViews, type SignInEvent } from './sign-in-events.js';
@@ -35,6 +36,11 @@ export interface ProcedureRun {
   onResponseBody?: (body: string) => void;
   /** Told each step as it ends, and the injections (names only): `multiauth login --verbose`. */
   onEvent?: (event: SignInEvent) => void;
+  /**
+   * The last signature counter the relying party saw for the user's passkey (what the session store
+   * kept); default the config's `sign_count`. `webauthn_assertion()` signs with one more each time.
+   */
+  passkeySignCount?: number;
 }
 
 /**
@@ -66,11 +72,12 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   const produced = new Set<string>();
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
+  const passkey = passkeySigner(user, run.passkeySignCount);
 
   const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
-    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, webauthn: passkey.signer };
     /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
     let observed: Observation | undefined;
     const ctx: StepContext = {
@@ -138,7 +145,30 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     extractedNames,
   });
   session.variables = producedVariables(scope, produced, run);
+  if (passkey.used()) session.passkeySignCount = passkey.last();
   return session;
+}
+
+/** The user's passkey for `webauthn_assertion()`, with the sign-in's counter (see {@link ProcedureRun.passkeySignCount}). */
+function passkeySigner(user: PlanUser, lastSeen: number | undefined) {
+  const passkey = user.passkey;
+  let counter = lastSeen ?? (passkey?.kind === 'seeded' ? passkey.signCount : 0);
+  let used = false;
+  const signer: WebAuthnSigner = {
+    key:
+      passkey === undefined
+        ? undefined
+        : passkey.kind === 'register'
+          ? 'register'
+          : { rp_id: passkey.rpId, id: passkey.id, user_handle: passkey.userHandle, private_key: passkey.privateKey },
+    nextCounter: () => {
+      used = true;
+      // A 32-bit counter that wrapped would look like a clone to the relying party: stay at the top.
+      counter = Math.min(counter + 1, 0xffffffff);
+      return counter;
+    },
+  };
+  return { signer, used: () => used, last: () => counter };
 }
 
 /**

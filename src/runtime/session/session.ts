@@ -75,4 +75,6 @@ export type DigestChallenge = Omit<DigestSessionState, 'username' | 'password'>;
  */
 export interface SignInResult extends Omit<Session, 'digest'> {
   digest?: DigestChallenge;
+  /** The signature counter of the last assertion `webauthn_assertion()` signed in this sign-in, if any. */
+  passkeySignCount?: number;
 }
