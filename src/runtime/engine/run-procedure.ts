@@ -11,6 +11,7 @@ import type { SignInResult } from '../session/session.js';
 import { runStep } from './steps/table.js';
 import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
+import type { PasskeyRun } from './steps/passkey-step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
@@ -35,6 +36,8 @@ export interface ProcedureRun {
   onResponseBody?: (body: string) => void;
   /** Told each step as it ends, and the injections (names only): `multiauth login --verbose`. */
   onEvent?: (event: SignInEvent) => void;
+  /** The user's passkey through the run (users with `passkey`): browser steps seed it and update it. */
+  passkey?: PasskeyRun;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     const ctx: StepContext = {
       plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
       observed: (observation) => (observed = observation),
+      ...(run.passkey ? { passkey: run.passkey } : {}),
     };
     const started = performance.now();
     const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
