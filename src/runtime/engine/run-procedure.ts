@@ -5,6 +5,7 @@ import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { emptySession } from '../session/apply.js';
+import { passkeySeed } from '../session/passkey.js';
 import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
 import type { SignInResult } from '../session/session.js';
@@ -62,6 +63,8 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     for (const [name, value] of Object.entries(signInValues())) if (!Object.hasOwn(run.variables, name)) scope[name] = value;
     run.redactor.add(scope['pkce_verifier'] ?? '');
   }
+  // Recorded steps branch on it (`if | "${passkey_id}" === ""`): register a passkey, or sign in with it.
+  if (user.passkey && !Object.hasOwn(run.variables, 'passkey_id')) scope['passkey_id'] = passkeySeed(user, run.passkey?.current)?.id ?? '';
   const jar = newCookieJar();
   const session: SignInResult = emptySession(user.name, run.now);
   const extractedNames: string[] = [];
