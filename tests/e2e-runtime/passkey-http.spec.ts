@@ -1,6 +1,6 @@
 import { MultiAuthError } from '../../src/core/errors.js';
 import { Redactor } from '../../src/core/redactor.js';
-import { authenticate } from '../../src/runtime/engine/authenticate.js';
+import { authenticate, signInUser } from '../../src/runtime/engine/authenticate.js';
 import { newPasskeyCredential, passkeyPublicKey, type PasskeyKeyMaterial } from '../../src/core/webauthn/index.js';
 import { publicKeyForms } from '../../src/core/webauthn/cose.js';
 import { test, expect } from '../support/demo.js';
@@ -85,6 +85,22 @@ test('usernameless options (empty allowCredentials) and an explicit origin', asy
   const plan = planFromYaml(passkeyConfig(demo.url, { optionsBody: '{}', assertion: `{{ webauthn_assertion(options, '${demo.url}/ignored/path') }}` }), envOf(key));
   const session = await authenticate(plan, 'alice', { redactor: new Redactor() });
   expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'alice' });
+});
+
+test('the counter continues from what the last sign-in kept (as the store hands it back), without the private key in it', async ({ demo }) => {
+  demo.clear();
+  const key = newPasskeyCredential({ rpId: '127.0.0.1' });
+  await enrol(demo.url, 'alice', key);
+  const plan = planFromYaml(passkeyConfig(demo.url, { signCount: 2 }), envOf(key));
+  let kept = (await signInUser(plan, 'alice', { redactor: new Redactor() })).passkey;
+  for (const expected of [4, 5]) {
+    const result = await signInUser(plan, 'alice', { redactor: new Redactor(), passkey: kept });
+    expect(result.passkey).toMatchObject({ id: key.id, signCount: expected });
+    kept = result.passkey;
+  }
+  expect(kept).not.toHaveProperty('privateKey');
+  expect(JSON.stringify(kept)).not.toContain(key.private_key);
+  expect(demo.state.passkeys.credentials.get(key.id)?.counter).toBe(5);
 });
 
 test('a strict relying party refuses a counter that did not grow: the error names the user, the step and the server\'s reason', async ({ demo }) => {

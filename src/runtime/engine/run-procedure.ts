@@ -5,12 +5,14 @@ import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { emptySession } from '../session/apply.js';
+import { passkeySeed, storablePasskey } from '../session/passkey.js';
 import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
 import type { SignInResult } from '../session/session.js';
 import { runStep } from './steps/table.js';
 import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
+import type { PasskeyRun } from './steps/passkey-step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
 import type { WebAuthnSigner } from '../template/webauthn.js';
@@ -36,11 +38,8 @@ export interface ProcedureRun {
   onResponseBody?: (body: string) => void;
   /** Told each step as it ends, and the injections (names only): `multiauth login --verbose`. */
   onEvent?: (event: SignInEvent) => void;
-  /**
-   * The last signature counter the relying party saw for the user's passkey (what the session store
-   * kept); default the config's `sign_count`. `webauthn_assertion()` signs with one more each time.
-   */
-  passkeySignCount?: number;
+  /** The user's passkey through the run (users with `passkey`): browser steps seed it and update it. */
+  passkey?: PasskeyRun;
 }
 
 /**
@@ -65,6 +64,8 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     for (const [name, value] of Object.entries(signInValues())) if (!Object.hasOwn(run.variables, name)) scope[name] = value;
     run.redactor.add(scope['pkce_verifier'] ?? '');
   }
+  // Recorded steps branch on it (`if | "${passkey_id}" === ""`): register a passkey, or sign in with it.
+  if (user.passkey && !Object.hasOwn(run.variables, 'passkey_id')) scope['passkey_id'] = passkeySeed(user, run.passkey?.current)?.id ?? '';
   const jar = newCookieJar();
   const session: SignInResult = emptySession(user.name, run.now);
   const extractedNames: string[] = [];
@@ -72,17 +73,18 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   const produced = new Set<string>();
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
-  const passkey = passkeySigner(user, run.passkeySignCount);
+  const webauthn = passkeySigner(user, run.passkey);
 
   const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
-    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, webauthn: passkey.signer };
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, ...(webauthn && { webauthn }) };
     /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
     let observed: Observation | undefined;
     const ctx: StepContext = {
       plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
       observed: (observation) => (observed = observation),
+      ...(run.passkey ? { passkey: run.passkey } : {}),
     };
     const started = performance.now();
     const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
@@ -145,30 +147,32 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     extractedNames,
   });
   session.variables = producedVariables(scope, produced, run);
-  if (passkey.used()) session.passkeySignCount = passkey.last();
   return session;
 }
 
-/** The user's passkey for `webauthn_assertion()`, with the sign-in's counter (see {@link ProcedureRun.passkeySignCount}). */
-function passkeySigner(user: PlanUser, lastSeen: number | undefined) {
-  const passkey = user.passkey;
-  let counter = lastSeen ?? (passkey?.kind === 'seeded' ? passkey.signCount : 0);
-  let used = false;
-  const signer: WebAuthnSigner = {
-    key:
-      passkey === undefined
-        ? undefined
-        : passkey.kind === 'register'
-          ? 'register'
-          : { rp_id: passkey.rpId, id: passkey.id, user_handle: passkey.userHandle, private_key: passkey.privateKey },
+/**
+ * The user's passkey for `webauthn_assertion()`: the credential `passkeySeed` gives (the config's,
+ * continuing from the store's counter, or the one a browser sign-in registered), read when a
+ * template asks, since a browser step before may have registered it. Each assertion takes the
+ * counter one further and keeps it in `run`, which the sign-in's result (and so the store) keeps.
+ */
+function passkeySigner(user: PlanUser, run: PasskeyRun | undefined): WebAuthnSigner | undefined {
+  if (!user.passkey) return undefined;
+  const holder: PasskeyRun = run ?? { current: undefined };
+  return {
+    credential: () => {
+      const seed = passkeySeed(user, holder.current);
+      return seed === undefined ? 'unregistered' : { rp_id: seed.rpId, id: seed.id, user_handle: seed.userHandle, private_key: seed.privateKey };
+    },
     nextCounter: () => {
-      used = true;
-      // A 32-bit counter that wrapped would look like a clone to the relying party: stay at the top.
-      counter = Math.min(counter + 1, 0xffffffff);
-      return counter;
+      const seed = passkeySeed(user, holder.current);
+      if (seed === undefined) throw new Error('nextCounter: the user has no credential');
+      // A 32-bit counter that wrapped would look like a clone to the relying party: it stays at the top.
+      const next = Math.min(seed.signCount + 1, 0xffffffff);
+      holder.current = storablePasskey(user, { ...seed, signCount: next });
+      return next;
     },
   };
-  return { signer, used: () => used, last: () => counter };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { MultiAuthError } from '../../core/errors.js';
 import { PasskeyKeyError, readAssertionRequest, signAssertion, WebAuthnOptionsError, type PasskeyKeyMaterial } from '../../core/webauthn/index.js';
 
-/**
- * What `webauthn_assertion()` signs with: the user's passkey (absent when the user has none, or
- * has `passkey: register`, which only a browser fills) and the counter of the sign-in.
- */
+/** What `webauthn_assertion()` signs with: the user's passkey and the counter of the sign-in. */
 export interface WebAuthnSigner {
-  /** The credential; `register` when the user's passkey is the one an app registers in a browser. */
-  key: Pick<PasskeyKeyMaterial, 'rp_id' | 'id' | 'user_handle' | 'private_key'> | 'register' | undefined;
+  /**
+   * The credential to sign with now; `unregistered` for `passkey: register` before a browser
+   * sign-in registered one.
+   */
+  credential(): Pick<PasskeyKeyMaterial, 'rp_id' | 'id' | 'user_handle' | 'private_key'> | 'unregistered';
   /**
    * The counter the next assertion carries: one more than the last one the relying party saw
    * (`sign_count`, or what the session store kept), so a strict relying party sees it grow.
@@ -30,12 +30,12 @@ export interface WebAuthnSigner {
  * // '{"id":"…","rawId":"…","type":"public-key","response":{…}}'
  */
 export function webauthnAssertion(args: readonly string[], signer: WebAuthnSigner | undefined, requestOrigin: string | undefined): string {
-  const key = signer?.key;
-  if (key === undefined || signer === undefined) {
+  if (signer === undefined) {
     throw failed('the user has no passkey', 'Give the user a passkey: {rp_id, id, user_handle, private_key, public_key} (multiauth passkey new makes one); see docs/passkeys.md "HTTP-only".');
   }
-  if (key === 'register') {
-    throw failed('the user\'s passkey is "register": it exists only once a browser sign-in registered it', 'Write the passkey out in the config (multiauth passkey new) for sign-ins without a browser; see docs/passkeys.md "HTTP-only".');
+  const key = signer.credential();
+  if (key === 'unregistered') {
+    throw failed('the user\'s passkey is "register" and no browser sign-in has registered it yet', 'Write the passkey out in the config (multiauth passkey new) for sign-ins without a browser; see docs/passkeys.md "HTTP-only".');
   }
   let request;
   try {
