@@ -78,11 +78,19 @@ test('options -> webauthn_assertion(options) -> verify: the library accepts it, 
   expect(demo.state.passkeys.credentials.get(key.id)?.counter).toBe(5);
 });
 
-test('usernameless options (empty allowCredentials) and an explicit origin', async ({ demo }) => {
+test('usernameless options (empty allowCredentials) answered bare, read whole (key ""), and an explicit origin', async ({ demo }) => {
   demo.clear();
   const key = newPasskeyCredential({ rpId: '127.0.0.1' });
   await enrol(demo.url, 'alice', key);
-  const plan = planFromYaml(passkeyConfig(demo.url, { optionsBody: '{}', assertion: `{{ webauthn_assertion(options, '${demo.url}/ignored/path') }}` }), envOf(key));
+  const plan = planFromYaml(
+    passkeyConfig(demo.url, {
+      optionsBody: '{}',
+      query: '',
+      extraction: '{ name: options, location: body, key: "" }',
+      assertion: `{{ webauthn_assertion(options, '${demo.url}/ignored/path') }}`,
+    }),
+    envOf(key),
+  );
   const session = await authenticate(plan, 'alice', { redactor: new Redactor() });
   expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'alice' });
 });
