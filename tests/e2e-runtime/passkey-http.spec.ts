@@ -111,6 +111,21 @@ test('the counter continues from what the last sign-in kept (as the store hands 
   expect(demo.state.passkeys.credentials.get(key.id)?.counter).toBe(5);
 });
 
+test('passkey: register: refused before a browser registered one; the registered one the store hands back signs', async ({ demo }) => {
+  demo.clear();
+  const key = newPasskeyCredential({ rpId: '127.0.0.1' });
+  await enrol(demo.url, 'alice', key);
+  const config = passkeyConfig(demo.url).replace(/    passkey:\n(?: {6}.*\n)+/, '    passkey: register\n');
+  const plan = planFromYaml(config);
+  const error = await thrown(signInUser(plan, 'alice', { redactor: new Redactor() }));
+  expect(error.message).toBe('webauthn_assertion(): the user\'s passkey is "register" and no browser sign-in has registered it yet');
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'passkey', step: 1 });
+  const registered = { rpId: key.rp_id, id: key.id, userHandle: key.user_handle, privateKey: key.private_key, publicKey: key.public_key, signCount: 3 };
+  const result = await signInUser(plan, 'alice', { redactor: new Redactor(), passkey: registered });
+  expect(result.passkey).toMatchObject({ id: key.id, signCount: 4, privateKey: key.private_key });
+  expect(demo.state.passkeys.credentials.get(key.id)?.counter).toBe(4);
+});
+
 test('a strict relying party refuses a counter that did not grow: the error names the user, the step and the server\'s reason', async ({ demo }) => {
   demo.clear();
   const key = newPasskeyCredential({ rpId: '127.0.0.1' });
