@@ -75,7 +75,8 @@ test.describe('dave', () => {
 async function threeRuns(files: Record<string, string>, env: Record<string, string>, dirs: () => string | undefined, after: (run: number, result: InlineResult) => Promise<void>): Promise<void> {
   for (let run = 1; run <= 3; run++) {
     const dir = dirs();
-    const result = await runInlineProject(files, { env, ...(dir ? { dir } : {}) });
+    // One worker: one browser a run, on a machine the suite shares.
+    const result = await runInlineProject(files, { env, args: ['--workers=1'], ...(dir ? { dir } : {}) });
     expect(result.exitCode, result.output).toBe(0);
     await after(run, result);
   }
