@@ -5,7 +5,7 @@ import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { emptySession } from '../session/apply.js';
-import { passkeySeed } from '../session/passkey.js';
+import { passkeySeed, storablePasskey } from '../session/passkey.js';
 import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
 import type { SignInResult } from '../session/session.js';
@@ -15,6 +15,7 @@ import type { StepContext } from './steps/step.js';
 import type { PasskeyRun } from './steps/passkey-step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
+import type { WebAuthnSigner } from '../template/webauthn.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
 import { exchangeViews, type SignInEvent } from './sign-in-events.js';
@@ -72,11 +73,12 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   const produced = new Set<string>();
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
+  const webauthn = passkeySigner(user, run.passkey);
 
   const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
-    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, ...(webauthn && { webauthn }) };
     /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
     let observed: Observation | undefined;
     const ctx: StepContext = {
@@ -146,6 +148,31 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   });
   session.variables = producedVariables(scope, produced, run);
   return session;
+}
+
+/**
+ * The user's passkey for `webauthn_assertion()`: the credential `passkeySeed` gives (the config's,
+ * continuing from the store's counter, or the one a browser sign-in registered), read when a
+ * template asks, since a browser step before may have registered it. Each assertion takes the
+ * counter one further and keeps it in `run`, which the sign-in's result (and so the store) keeps.
+ */
+function passkeySigner(user: PlanUser, run: PasskeyRun | undefined): WebAuthnSigner | undefined {
+  if (!user.passkey) return undefined;
+  const holder: PasskeyRun = run ?? { current: undefined };
+  return {
+    credential: () => {
+      const seed = passkeySeed(user, holder.current);
+      return seed === undefined ? 'unregistered' : { rp_id: seed.rpId, id: seed.id, user_handle: seed.userHandle, private_key: seed.privateKey };
+    },
+    nextCounter: () => {
+      const seed = passkeySeed(user, holder.current);
+      if (seed === undefined) throw new Error('nextCounter: the user has no credential');
+      // A 32-bit counter that wrapped would look like a clone to the relying party: it stays at the top.
+      const next = Math.min(seed.signCount + 1, 0xffffffff);
+      holder.current = storablePasskey(user, { ...seed, signCount: next });
+      return next;
+    },
+  };
 }
 
 /**
