@@ -43,6 +43,8 @@ function procedureRuns(plan: Plan): Map<string, ProcedureRun[]> {
   const add = (procedure: string, run: ProcedureRun) => runs.set(procedure, [...(runs.get(procedure) ?? []), run]);
   for (const user of plan.users) {
     const signIn = new Set(declaredVariables(user.variables, user.credentials));
+    // The runtime gives a passkey user's sign-in its credential id (empty before one is registered).
+    if (user.passkey) signIn.add('passkey_id');
     if (user.procedure !== undefined) add(user.procedure, { user: user.name, variables: signIn });
     const refreshProcedure = user.refresh?.procedure;
     if (user.refresh && refreshProcedure !== undefined) {
