@@ -3,6 +3,7 @@ import type { Operation, Procedure, User } from '../config/index.js';
 import type { PlanBrowserOperation, PlanOperation, PlanProcedure, PlanUser } from './plan.js';
 import { credentials, planExtractions, planInjections, requestTemplate, variablesRecord } from './normalize.js';
 import { resolveRefresh, type RefreshRule } from './refresh.js';
+import { planPasskey } from './passkey.js';
 
 /**
  * A generic user (spec: User), normalised. Its refresh is resolved (see `resolveRefresh`): what
@@ -26,6 +27,7 @@ export function compileUser(user: User, index: number): PlanUser {
     mtls: user.repeater_mtls ?? false,
   };
   if (user.procedure !== undefined && user.procedure !== null) out.procedure = user.procedure;
+  if (user.passkey !== undefined) out.passkey = planPasskey(user.passkey, ['users', index, 'passkey']);
   if (user.refresh !== undefined) {
     const rule: RefreshRule = { keep: user.refresh.keep };
     if (user.refresh.procedure !== undefined) rule.procedure = user.refresh.procedure;

@@ -109,7 +109,18 @@ export interface PlanUser {
    * located error: the user cannot sign in, the others can. Absent when none is missing.
    */
   missingEnv?: ConfigIssue[];
+  /** The user's passkey (`passkey`), seeded into every browser context of the user. */
+  passkey?: PlanPasskey;
 }
+
+/**
+ * A user's passkey, resolved by compile: a credential written in the config (`seeded`, in the
+ * camelCase shape of Playwright's `context.credentials.create`), or `register`: the one the app
+ * registers during the sign-in, captured into the session.
+ */
+export type PlanPasskey =
+  | { kind: 'seeded'; rpId: string; id: string; userHandle: string; privateKey: string; publicKey: string; signCount: number; origin: ConfigPath }
+  | { kind: 'register'; origin: ConfigPath };
 
 /** The answers that mean a user's session is dead (`reauth`), resolved by compile. */
 export interface PlanReauth {

@@ -30,7 +30,7 @@ const AUTH_SCHEME = /^(?:Basic|Bearer|Digest|Token|ApiKey)\s+(\S.*)$/i;
  * commands too), what browser steps
  * type into password fields; and `plan.secrets` (what presets derived: client secrets, Basic client
  * credentials, Cognito secret hashes, passwords and tokens written literally into curl commands),
- * mTLS passphrases, and the password of every URL the plan holds (`http://user:password@proxy:3128`:
+ * mTLS passphrases, passkeys' private keys, and the password of every URL the plan holds (`http://user:password@proxy:3128`:
  * proxies, request URLs, browser steps). Templates (`{{name}}`) are never secrets.
  *
  * @example
@@ -41,6 +41,7 @@ export function planSecrets(plan: Plan): string[] {
   const found: string[] = [...(plan.secrets ?? []), ...plan.mtls.flatMap((m) => (m.passphrase === undefined ? [] : [m.passphrase]))];
   for (const user of plan.users) {
     found.push(...credentialSecrets(user.credentials), ...variableSecrets(user.variables));
+    if (user.passkey?.kind === 'seeded') found.push(user.passkey.privateKey);
     // A refresh without credentials or variables of its own shares the user's: found above.
     if (user.refresh && user.refresh.credentials !== user.credentials) found.push(...credentialSecrets(user.refresh.credentials));
     if (user.refresh && user.refresh.variables !== user.variables) found.push(...variableSecrets(user.refresh.variables));

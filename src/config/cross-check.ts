@@ -91,8 +91,8 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
         if (isObject(extraction)) checkName(extraction.name, [...path, 'extractions', index, 'name'], 'an extraction');
         const regex = isObject(extraction) ? extraction.regex : undefined;
         if (typeof regex === 'string') checkRegex(regex, [...path, 'extractions', index, 'regex']);
-        if (isObject(extraction) && extraction.key === '' && (extraction.location !== 'query' || typeof regex !== 'string')) {
-          report('error', [...path, 'extractions', index, 'key'], 'an empty key means "the whole URL": it needs location query and a regex',
+        if (isObject(extraction) && extraction.key === '' && extraction.location !== 'body' && (extraction.location !== 'query' || typeof regex !== 'string')) {
+          report('error', [...path, 'extractions', index, 'key'], 'an empty key means "the whole URL" (location query, with a regex) or "the whole body" (location body)',
             'Name the header, cookie, body path or query parameter to read, or add a regex that picks the value out of the URL.');
         }
         if (isObject(extraction)) checkStorageOrigin(extraction, [...path, 'extractions', index], false);

@@ -169,10 +169,10 @@ const STORING = new Set(['executescript', 'executeasyncscript']);
  * Every name the config gives a Selenium variable: declared variables (lists and maps), extraction
  * names (a later browser step sees them), what `store*` and `executeScript` commands store, window
  * handle names, and the names every sign-in has (`username`, `password`, `totp_secret`, the
- * per-sign-in values). Read from the document before substitution, without recursion.
+ * per-sign-in values, `passkey_id`). Read from the document before substitution, without recursion.
  */
 function seleniumVariableNames(doc: Document): ReadonlySet<string> {
-  const names = new Set(['username', 'password', 'totp_secret', 'pkce_verifier', 'pkce_challenge', 'state', 'nonce', 'authorization_code']);
+  const names = new Set(['username', 'password', 'totp_secret', 'pkce_verifier', 'pkce_challenge', 'state', 'nonce', 'authorization_code', 'passkey_id']);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });

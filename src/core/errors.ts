@@ -50,6 +50,10 @@ export const ErrorCode = {
   AUTH_TIMEOUT: 'AUTH_TIMEOUT',
   /** Too many redirects, or a redirect that cannot be followed. */
   AUTH_REDIRECT: 'AUTH_REDIRECT',
+  /** A passkey (`passkey`) did not sign the user in: a key that does not parse, an rp_id the site does not match, a refused assertion. */
+  AUTH_PASSKEY: 'AUTH_PASSKEY',
+  /** A user has a passkey and the Playwright in use has no virtual authenticator (`context.credentials`, 1.61+). */
+  PASSKEY_UNSUPPORTED: 'PASSKEY_UNSUPPORTED',
   /** A digest challenge the client cannot answer (unknown algorithm or qop, missing nonce). */
   DIGEST_UNSUPPORTED: 'DIGEST_UNSUPPORTED',
   /** The session cache could not be read, written or locked. */

@@ -20,7 +20,10 @@ export interface TemplateFunctionSpec {
   signature: string;
 }
 
-/** The functions `{{ }}` may call: pure, apart from `uuid()` and `now()` (see docs/format.md "Templating"). */
+/**
+ * The functions `{{ }}` may call: pure, apart from `uuid()`, `now()` and `webauthn_assertion()`, which
+ * signs with the user's passkey and counter (see docs/format.md "Templating").
+ */
 export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunctionSpec>> = Object.freeze({
   base64: { min: 1, max: 1, signature: 'base64(text)' },
   base64url: { min: 1, max: 1, signature: 'base64url(text)' },
@@ -29,6 +32,7 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunctionSpec>> 
   totp: { min: 1, max: 4, signature: 'totp(secret[, digits, period, algorithm])' },
   uuid: { min: 0, max: 0, signature: 'uuid()' },
   now: { min: 0, max: 0, signature: 'now()' },
+  webauthn_assertion: { min: 1, max: 2, signature: 'webauthn_assertion(options[, origin])' },
 });
 
 /** Variables every sign-in has: fresh for each sign-in, the same within one (a PKCE pair, `state`, `nonce`). */

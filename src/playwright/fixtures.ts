@@ -19,6 +19,7 @@ import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
+import { seedSessionPasskey } from './passkey-context.js';
 import { LazySignedInUser } from './signed-in-user.js';
 import { describeSource, signInStep, warnOverriddenUser, ANNOTATION } from './sign-in-report.js';
 import { WorkerBrowser } from './worker-browser.js';
@@ -189,12 +190,15 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
   ],
 
   context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
+    let keepPasskey: (() => Promise<void>) | undefined;
     if (_authResolved) {
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
       await restoreBrowserStorage(context, _authResolved.session, scope);
+      keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth);
     }
     await use(context);
+    await keepPasskey?.();
   },
 
   authedRequest: async ({ playwright, _authResolved, _multiauth, _authNoReauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
@@ -246,6 +250,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         browser: () => _authBrowser.get(),
         redactor: _multiauth.redactor,
         opened: (context) => opened.push(context),
+        passkeys: _multiauth,
       });
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());

@@ -1,3 +1,4 @@
+import { seedSessionPasskey, type PasskeyKeeper } from './passkey-context.js';
 import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { MultiAuthError } from '../core/errors.js';
 import type { Redactor } from '../core/redactor.js';
@@ -25,6 +26,8 @@ export interface BrowserParts {
   redactor: Redactor;
   /** Registers what was opened, closed after the test. */
   opened: (context: BrowserContext) => void;
+  /** The user's passkey at its latest counter (the worker's sessions). */
+  passkeys: PasskeyKeeper;
 }
 
 /**
@@ -81,6 +84,8 @@ async function openContext(parts: BrowserParts): Promise<BrowserContext> {
   parts.opened(context);
   await routeSession(context, parts.live, session, scope, parts.reauth);
   await restoreBrowserStorage(context, session, scope);
+  // Closed with the test's other contexts: the counter its pages leave is not kept back.
+  await seedSessionPasskey(context, session, parts.passkeys);
   return context;
 }
 

@@ -12,6 +12,8 @@ import {
   sessionSecrets,
   signInUser,
   withStaticCredentials,
+  storablePasskey,
+  type PasskeyCredential,
   type AuthenticateOptions,
   type Session,
   type SignInResult,
@@ -30,6 +32,7 @@ import {
   rememberDenial,
   rememberSuspect,
   removeUnreachableSessions,
+  PASSKEY_KEY,
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
@@ -281,6 +284,30 @@ export class WorkerAuth {
     return session;
   }
 
+  /**
+   * The passkey to seed into a test's browser context of `session`'s user: the session's, at the
+   * store's latest counter (a test page may have signed in with it since the session was made).
+   */
+  async passkeyFor(session: Session): Promise<PasskeyCredential | undefined> {
+    const passkey = session.passkey;
+    if (passkey?.privateKey === undefined) return undefined;
+    const kept = await (await this.store()).keptPasskey(session.user);
+    const signCount = kept?.id === passkey.id ? Math.max(kept.signCount, passkey.signCount) : passkey.signCount;
+    return { ...passkey, privateKey: passkey.privateKey, signCount };
+  }
+
+  /**
+   * Keeps the counter a test's browser context left on `seeded` (its pages signed in with the
+   * passkey), so the next sign-in, in this run or a later one, continues after it.
+   */
+  async keepPasskey(user: string, seeded: PasskeyCredential, held: readonly PasskeyCredential[]): Promise<void> {
+    const after = held.find((credential) => credential.id === seeded.id);
+    if (!after || after.signCount <= seeded.signCount) return;
+    const planUser = (await this.open()).plan.users.find((u) => u.name === user);
+    if (!planUser) return;
+    await (await this.store()).keepPasskey(user, storablePasskey(planUser, after));
+  }
+
   private async staticSession(user: string): Promise<Session> {
     const session = completeSession((await this.open()).plan, emptySession(user, Date.now()));
     this.statics.set(user, session);
@@ -307,8 +334,9 @@ export class WorkerAuth {
         {
           // Signing in or refreshing is what can print the config's secrets: the config is opened
           // first, which registers them in the redactor.
-          signIn: async (user) => signInUser((await this.open()).plan, user, this.authOptions()),
-          refresh: async (session) => refreshSignIn((await this.open()).plan, session, this.authOptions()),
+          signIn: async (user, passkey) => signInUser((await this.open()).plan, user, { ...this.authOptions(), ...(passkey ? { passkey } : {}) }),
+          refresh: async (session, passkey) => refreshSignIn((await this.open()).plan, session, { ...this.authOptions(), ...(passkey ? { passkey } : {}) }),
+          hasPasskey: async (user) => (await this.open()).plan.users.some((u) => u.name === user && u.passkey !== undefined),
           checks: (user) => this.digest?.checkedUsers.includes(user) === true,
           check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
         },
@@ -395,7 +423,7 @@ export class WorkerAuth {
     const reachable = new Set<string>();
     digest.users.forEach((user, index) => {
       const key = digest.userKeys[index] as string;
-      for (const scoped of [key, this.scopeKey(key)]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
+      for (const scoped of [key, this.scopeKey(key), PASSKEY_KEY]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
     });
     removeUnreachableSessions(cacheDir, configOwner(file), reachable);
   }

@@ -44,6 +44,9 @@ export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
+export { passkeySeed, storablePasskey, type PasskeyCredential, type StoredPasskey } from './session/passkey.js';
+export { heldPasskeys } from './protocols/browser/passkey.js';
+export { seedPasskey, PASSKEY_PLAYWRIGHT } from './protocols/browser/passkey.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
 // Answering a digest challenge is pure (no transport): authedRequest answers them for digest users.
 export { answerChallenge, type DigestAnswer, type DigestTarget } from './protocols/digest/index.js';

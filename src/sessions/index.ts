@@ -9,7 +9,7 @@ import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 import { loadPreflight } from '../runtime/index.js';
 import { lazyModule } from '../core/lazy-module.js';
 
-export { SessionStore, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
+export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export { removeUnreachableSessions, type TidyResult } from './tidy-cache.js';

@@ -32,7 +32,7 @@ export interface RunDigest {
   staticUsers: string[];
   /**
    * Users whose cached sign-in needs the config to become a session: static credentials to fold in
-   * (headers, cookies, query, body, Basic), or a digest password to answer with.
+   * (headers, cookies, query, body, Basic), a digest password to answer with, or a passkey's private key.
    */
   configUsers: string[];
   /** Users with a session check (`validation`): their cached sessions are checked once per run. */
@@ -163,6 +163,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
 
 function needsConfig(plan: Plan, user: PlanUser): boolean {
   const { headers, cookies, query, body, basic } = user.credentials;
+  if (user.passkey) return true;
   if (headers.length || cookies.length || query.length || body !== undefined || basic === 'requests') return true;
   const procedures = [user.procedure, user.refresh?.procedure].flatMap((name) => (name === undefined ? [] : [plan.procedures[name]]));
   return procedures.some((procedure) => procedure?.operations.some((op) => op.tech === 'digest'));

@@ -1,8 +1,15 @@
-import { needsRefresh, type SignInResult } from '../runtime/index.js';
+import { emptySession, needsRefresh, type SignInResult, type StoredPasskey } from '../runtime/index.js';
 import type { FileLockOptions } from './lock.js';
 import { FileBackend } from './file-backend.js';
 import type { SessionBackend } from './store-backend.js';
 import { isMultiAuthError, type MultiAuthError } from '../core/errors.js';
+
+/**
+ * The key a user's passkey record is stored under (`backend.slot(user, PASSKEY_KEY)`): one per user,
+ * apart from its sessions, so that the signature counter outlives every session, a changed config
+ * and `MULTIAUTH_CACHE=off`. Sealed as sessions are.
+ */
+export const PASSKEY_KEY = 'multiauth-passkey-1';
 
 /** How a session was obtained: annotations and reports say it. */
 export type SessionSource = 'memo' | 'cached' | 'fresh' | 'refreshed';
@@ -15,9 +22,15 @@ export interface ResolvedSession {
 
 /** What the store calls to make sessions; the runtime's `signInUser` / `refreshSignIn` behind it. */
 export interface SessionProvider {
-  signIn(user: string): Promise<SignInResult>;
+  /** Signs `user` in; `passkey`: the user's passkey as the store last kept it (users with `passkey`). */
+  signIn(user: string, passkey?: StoredPasskey): Promise<SignInResult>;
   /** Renews a session; signs in again when the refresh fails (origin `signed-in`), failing only when that sign-in does. */
-  refresh(session: SignInResult): Promise<SignInResult>;
+  refresh(session: SignInResult, passkey?: StoredPasskey): Promise<SignInResult>;
+  /**
+   * Whether the user has a passkey, whose counter (or registered credential) the store keeps across
+   * sessions and runs ({@link PASSKEY_KEY}); default none has.
+   */
+  hasPasskey?(user: string): Promise<boolean>;
   /**
    * Whether the user's cached sessions are checked once per run ({@link SessionProvider.check});
    * default none is. Fresh sign-ins and refreshes check themselves.
@@ -66,6 +79,8 @@ export interface SessionStoreOptions {
  */
 export class SessionStore {
   private readonly memo = new Map<string, SignInResult>();
+  /** Passkeys of a store that keeps nothing on disk (`persist: false`), by user. */
+  private readonly passkeys = new Map<string, StoredPasskey>();
   private readonly pending = new Map<string, Promise<ResolvedSession>>();
   /** Failed sign-ins of this process: every later request for the user gets the same error. */
   private readonly failed = new Map<string, unknown>();
@@ -104,6 +119,32 @@ export class SessionStore {
     return this.once(user, () => (this.options.persist === false ? this.obtainInMemory(user, undefined) : this.renewShared(user, dead)));
   }
 
+  /**
+   * The passkey the store keeps for `user` now: its counter may be ahead of a session's, when a
+   * test page signed in with the passkey since.
+   */
+  async keptPasskey(user: string): Promise<StoredPasskey | undefined> {
+    if (this.options.persist === false) return this.passkeys.get(user);
+    return (await this.backend.read(this.backend.slot(user, PASSKEY_KEY), PASSKEY_KEY))?.passkey;
+  }
+
+  /**
+   * Keeps what a test's browser context left of `user`'s passkey (its counter grew when a page
+   * signed in with it), under the passkey record's lock, unless the store already has a later one.
+   */
+  async keepPasskey(user: string, passkey: StoredPasskey): Promise<void> {
+    const later = (kept: StoredPasskey | undefined): boolean => kept !== undefined && kept.id === passkey.id && kept.signCount >= passkey.signCount;
+    if (this.options.persist === false) {
+      if (!later(this.passkeys.get(user))) this.passkeys.set(user, passkey);
+      return;
+    }
+    const slot = this.backend.slot(user, PASSKEY_KEY);
+    await this.backend.withLock(slot, async () => {
+      if (later((await this.backend.read(slot, PASSKEY_KEY))?.passkey)) return;
+      await this.backend.write(slot, PASSKEY_KEY, { ...emptySession(user, this.now()), passkey });
+    });
+  }
+
   /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */
   forget(user: string): void {
     this.memo.delete(user);
@@ -134,8 +175,29 @@ export class SessionStore {
   }
 
   private async obtainInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
-    if (stale) return { session: await this.provider.refresh(stale), source: 'refreshed' };
-    return { session: await this.provider.signIn(user), source: 'fresh' };
+    const passkey = this.passkeys.get(user);
+    const resolved: ResolvedSession = stale
+      ? { session: await this.provider.refresh(stale, passkey), source: 'refreshed' }
+      : { session: await this.provider.signIn(user, passkey), source: 'fresh' };
+    if (resolved.session.passkey) this.passkeys.set(user, resolved.session.passkey);
+    return resolved;
+  }
+
+  /**
+   * Runs a sign-in or refresh of `user` with the passkey the store keeps, and keeps the one it
+   * ends with, under the passkey record's own lock (taken inside the session's: always in that
+   * order), so two processes never assert with the same counter.
+   */
+  private async withPasskey(user: string, work: (passkey: StoredPasskey | undefined) => Promise<ResolvedSession>): Promise<ResolvedSession> {
+    if (!(await this.provider.hasPasskey?.(user))) return work(undefined);
+    const slot = this.backend.slot(user, PASSKEY_KEY);
+    return this.backend.withLock(slot, async () => {
+      const record = await this.backend.read(slot, PASSKEY_KEY);
+      const resolved = await work(record?.passkey);
+      const passkey = resolved.session.passkey;
+      if (passkey) await this.backend.write(slot, PASSKEY_KEY, { ...emptySession(user, this.now()), passkey });
+      return resolved;
+    });
   }
 
   private async resolveShared(user: string): Promise<ResolvedSession> {
@@ -183,9 +245,10 @@ export class SessionStore {
     const { run } = this.options;
     let resolved: ResolvedSession;
     try {
-      resolved = current
-        ? { session: await this.provider.refresh(current), source: 'refreshed' }
-        : { session: await this.provider.signIn(user), source: 'fresh' };
+      resolved = await this.withPasskey(user, async (passkey) =>
+        current
+          ? { session: await this.provider.refresh(current, passkey), source: 'refreshed' }
+          : { session: await this.provider.signIn(user, passkey), source: 'fresh' });
     } catch (error) {
       if (current && isSignInFailure(error)) await this.backend.remove(slot);
       if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));

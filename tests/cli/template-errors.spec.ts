@@ -24,7 +24,7 @@ test('validate locates bad template expressions', () => {
   try {
     const run = runCli(['validate', '-c', config.file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('multiauth.yaml:8:52  procedures[0].operations[0].parameters.headers[0].values[0]: invalid template {{ }}: unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now())');
+    expect(run.stderr).toContain('multiauth.yaml:8:52  procedures[0].operations[0].parameters.headers[0].values[0]: invalid template {{ }}: unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now(), webauthn_assertion())');
     expect(run.stderr).toContain('multiauth.yaml:9:24  procedures[0].operations[0].parameters.body.otp: invalid template {{ }}: totp() takes 1 to 4 arguments (totp(secret[, digits, period, algorithm])), got 0');
     expect(run.stderr).toContain('multiauth.yaml:9:46  procedures[0].operations[0].parameters.body.note: invalid template {{ }}: a string is not closed at character 2 of the expression');
     expect(run.stderr).not.toContain('k3pt-s3cret');

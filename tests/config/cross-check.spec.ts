@@ -110,19 +110,19 @@ test.describe('cross-checks', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
-  test('an empty extraction key is the whole URL: only for query with a regex', () => {
+  test('an empty extraction key is the whole URL (query with a regex) or the whole body', () => {
     const text = [
       'procedures:',
       '  - name: p',
       '    operations:',
       '      - tech: http',
       '        parameters: { url: "https://idp.test", method: GET }',
-      '        extractions: [{ location: query, key: "", name: a, regex: "code=(\\\\w+)" }, { location: body, key: "", name: b, regex: "x" }, { location: query, key: "", name: c }]',
+      '        extractions: [{ location: query, key: "", name: a, regex: "code=(\\\\w+)" }, { location: body, key: "", name: b, regex: "x" }, { location: query, key: "", name: c }, { location: header, key: "", name: d }, { location: body, key: "", name: e }]',
     ].join('\n');
     const issues = problems(text);
     expect(brief(issues)).toEqual([
-      'procedures[0].operations[0].extractions[1].key: an empty key means "the whole URL": it needs location query and a regex',
-      'procedures[0].operations[0].extractions[2].key: an empty key means "the whole URL": it needs location query and a regex',
+      'procedures[0].operations[0].extractions[2].key: an empty key means "the whole URL" (location query, with a regex) or "the whole body" (location body)',
+      'procedures[0].operations[0].extractions[3].key: an empty key means "the whole URL" (location query, with a regex) or "the whole body" (location body)',
     ]);
   });
 

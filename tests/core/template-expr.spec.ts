@@ -24,7 +24,7 @@ test('bad expressions: unknown functions, wrong arities and bad syntax say what,
     }
     throw new Error(`parsed: ${source}`);
   };
-  expect(message('basci(u, p)')).toBe('unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now())');
+  expect(message('basci(u, p)')).toBe('unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now(), webauthn_assertion())');
   expect(message('basic(u)')).toBe('basic() takes 2 arguments (basic(user, password)), got 1');
   expect(message('totp()')).toBe('totp() takes 1 to 4 arguments (totp(secret[, digits, period, algorithm])), got 0');
   expect(message('uuid(x)')).toBe('uuid() takes 0 arguments (uuid()), got 1');

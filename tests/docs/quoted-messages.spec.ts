@@ -203,6 +203,18 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'template-function-failed': () => cli(['login', 'tina'], {
     'multiauth.yaml': `procedures:\n  - name: login\n    operations:\n      - tech: http\n        parameters: { url: "${server.url}/token", method: POST, body: { otp: "{{ totp(totp_secret) }}" } }\n    injections: []\nusers:\n  - name: tina\n    procedure: login\n    variables: [{ name: totp_secret, value: "not-base32-s3cret!" }]\n`,
   }),
+  'template-function-failed-webauthn': () => rendered(authenticate(planFromYaml(`procedures:
+  - name: passkey
+    operations:
+      - tech: http
+        parameters: { url: "${server.url}/verify", method: POST, body: "{{ webauthn_assertion(options) }}" }
+    injections: []
+users:
+  - name: alice
+    procedure: passkey
+    variables: [{ name: options, value: '{"challenge":"Q0g","rpId":"app.example.com"}' }]
+    passkey: { rp_id: staging.example.com, id: aWQ, user_handle: dQ, private_key: "\${KEY}", public_key: cHVi }
+`, { KEY: 'a2V5' }), 'alice', { redactor: new Redactor() })),
   'curl-parse': () => cli(['validate', '-c', 'curlparse.yaml'], { 'curlparse.yaml': curlPreset("curl 'https://x.test/login") }),
   'curl-unsupported-option': () => cli(['validate', '-c', 'curlopt.yaml'], { 'curlopt.yaml': curlPreset('curl --retry 3 https://x.test/login') }),
   'curl-forbidden': () => cli(['validate', '-c', 'curlforbid.yaml'], { 'curlforbid.yaml': curlPreset('curl -d @file https://x.test/login') }),

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
 import { loginCommand } from './login.js';
 import { matrixCommand } from './matrix.js';
+import { passkeyCommand } from './passkey.js';
 import { schemaCommand } from './schema.js';
 import { typesCommand } from './types.js';
 import { usersCommand } from './users.js';
@@ -17,5 +18,6 @@ export const commands: readonly Command[] = [
   matrixCommand,
   usersCommand,
   typesCommand,
+  passkeyCommand,
   schemaCommand,
 ];

@@ -65,7 +65,12 @@ export function compileOAuthAuthzCodeBrowserPreset(preset: OAuthAuthzCodeBrowser
       index,
       user.username,
       presetCredentials(user, { username: user.username, password: user.password }),
-      { procedure: compiled.signIn.name, refresh: compiled.userRefresh, variables: user.totp_secret === undefined ? {} : { totp_secret: user.totp_secret } },
+      {
+        procedure: compiled.signIn.name,
+        refresh: compiled.userRefresh,
+        variables: user.totp_secret === undefined ? {} : { totp_secret: user.totp_secret },
+        ...(user.passkey === undefined ? {} : { passkey: user.passkey }),
+      },
     );
   });
   return { users, procedures, secrets };

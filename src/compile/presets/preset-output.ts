@@ -2,6 +2,8 @@ import type { ConfigIssue } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 import type { PlanCredentials, PlanProcedure, PlanUser } from '../plan.js';
 import { resolveRefresh, type RefreshRule } from '../refresh.js';
+import { planPasskey } from '../passkey.js';
+import type { PasskeySetting } from '../../config/index.js';
 
 /** The canonical preset types (aliases resolved). */
 export type CanonicalPresetType =
@@ -67,7 +69,7 @@ export function presetUser(
   userIndex: number,
   name: string,
   credentials: PlanCredentials,
-  extra: Partial<Pick<PlanUser, 'procedure' | 'variables'>> & { refresh?: RefreshRule } = {},
+  extra: Partial<Pick<PlanUser, 'procedure' | 'variables'>> & { refresh?: RefreshRule; passkey?: PasskeySetting } = {},
 ): PlanUser {
   const user: PlanUser = {
     name,
@@ -79,5 +81,6 @@ export function presetUser(
   };
   if (extra.procedure !== undefined) user.procedure = extra.procedure;
   if (extra.refresh !== undefined) user.refresh = resolveRefresh(extra.refresh, user);
+  if (extra.passkey !== undefined) user.passkey = planPasskey(extra.passkey, [...user.origin, 'passkey']);
   return user;
 }

@@ -33,7 +33,11 @@ export function compileWebdriverPreset(preset: WebdriverPreset, site: PresetSite
     };
     procedures.push(procedure);
     const credentials = presetCredentials(user, { username: user.username, ...(user.password === undefined ? {} : { password: user.password }) });
-    return presetUser(site, index, user.username, credentials, { procedure: procedure.name, variables: variablesRecord(user.variables) });
+    return presetUser(site, index, user.username, credentials, {
+      procedure: procedure.name,
+      variables: variablesRecord(user.variables),
+      ...(user.passkey === undefined ? {} : { passkey: user.passkey }),
+    });
   });
   return { users, procedures, secrets: [] };
 }

@@ -71,7 +71,7 @@ export const Body = z.unknown();
 export const TokenExtraction = z.strictObject({
   location: ValueLocation.describe('Where the value is read: header, cookie, body, query, browser_local_storage or browser_session_storage.'),
   // May be empty for `query` with a `regex`: the whole URL (configs written for the Python original).
-  key: z.string().describe('The header, cookie, query parameter or storage item name; for body, a dot path (data.login.token, items.0.id). "" only with location query and a regex: the whole URL.'),
+  key: z.string().describe('The header, cookie, query parameter or storage item name; for body, a dot path (data.login.token, items.0.id). "": with location query and a regex, the whole URL; with location body, the whole body.'),
   regex: z.string().optional().describe('An RE2 regex that narrows the value: its group "value", else group 1, else the whole match. No match is an error.'),
   name: z.string().min(1).describe('The variable the value is stored in ({{name}} in later requests, `variable` of an injection).'),
   origin: z.string().min(1).optional().describe('Browser storage locations only: the origin whose storage is read (https://app.example.test); absent: any origin.'),

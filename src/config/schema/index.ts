@@ -5,6 +5,7 @@ export * from './browser.js';
 export * from './procedure.js';
 export * from './validation.js';
 export * from './reauth.js';
+export * from './passkey.js';
 export * from './user.js';
 export * from './presets.js';
 export * from './access.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CloudRegion, Scopes, StringMap, TokenExtraction, TokenInjection, NameValues, Variables, Count, Body } from './common.js';
 import { DigestSecondRequest, HttpRequestPreset } from './request.js';
 import { BrowserProject } from './browser.js';
+import { PASSKEY_HERE, PasskeySetting } from './passkey.js';
 import { VALIDATION_HERE, ValidationSetting } from './validation.js';
 import { REAUTH_HERE, ReauthSetting } from './reauth.js';
 
@@ -187,6 +188,7 @@ export const WebdriverPreset = z.strictObject({
       password: z.string().optional().describe('What {{password}} (and ${password}) is in the recorded steps; never sent anywhere else.'),
       variables: Variables.optional().describe('Values the recorded steps see ({{name}}, ${name}): a list of {name, value} or a map.'),
       project: BrowserProject.describe('The user\'s recorded Selenium IDE project (a .side export pasted whole works): tests of commands.'),
+      passkey: PasskeySetting.optional().describe(PASSKEY_HERE),
       ...perUser,
     }),
   ).describe('Its users: username, project (the recorded steps), password, variables, and headers, cookies, refresh, reauth.'),
@@ -260,6 +262,7 @@ export const OAuthAuthzCodeBrowserPreset = z.strictObject({
       totp_secret: z.string().min(1).optional().describe('The base32 secret of the user\'s TOTP second factor, for the one-time code the provider asks.'),
       project: BrowserProject.optional().describe('Recorded login steps (Selenium IDE), run after the authorization request opens; absent: the default login.'),
       refresh: PresetUserRefresh.optional().describe(REFRESH),
+      passkey: PasskeySetting.optional().describe(PASSKEY_HERE),
       ...perUser,
     }),
   ).describe('Its users: username, password, totp_secret, project, and headers, cookies, refresh, reauth.'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Credentials, Variables } from './common.js';
 import { VALIDATION_HERE, ValidationSetting } from './validation.js';
 import { REAUTH_HERE, ReauthSetting } from './reauth.js';
+import { PASSKEY_HERE, PasskeySetting } from './passkey.js';
 
 /** UserRefresh: how and when a user's session is renewed. */
 export const UserRefresh = z.strictObject({
@@ -24,5 +25,6 @@ export const User = z.strictObject({
   repeater_mtls: z.boolean().optional().describe('true: present the top-level mtls client certificates; default false.'),
   validation: ValidationSetting.optional().describe(VALIDATION_HERE),
   reauth: ReauthSetting.optional().describe(REAUTH_HERE),
+  passkey: PasskeySetting.optional().describe(PASSKEY_HERE),
 });
 export type User = z.infer<typeof User>;

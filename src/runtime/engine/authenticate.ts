@@ -12,6 +12,8 @@ import { runProcedure } from './run-procedure.js';
 import type { Session, SignInResult } from '../session/session.js';
 import type { RetryPolicy } from '../http/retry.js';
 import type { SignInEvent } from './sign-in-events.js';
+import type { StoredPasskey } from '../session/passkey.js';
+import type { PasskeyRun } from './steps/passkey-step.js';
 
 /** Options of {@link authenticate} and {@link refreshSession}. */
 export interface AuthenticateOptions {
@@ -27,6 +29,11 @@ export interface AuthenticateOptions {
   retry?: RetryPolicy;
   /** Told each step, the injections and the session check as they happen (names and statuses only). */
   onEvent?: (event: SignInEvent) => void;
+  /**
+   * The user's passkey as the store last kept it (its counter; a registered passkey whole): the
+   * sign-in continues from it, and its result's `passkey` is what to keep next.
+   */
+  passkey?: StoredPasskey;
 }
 
 /**
@@ -114,8 +121,11 @@ export async function refreshSession(plan: Plan, session: SignInResult, options:
  * const renewed = await refreshSignIn(plan, fromCache, { redactor });
  * renewed.origin; // 'refreshed', or 'signed-in' when the refresh was refused
  */
-export async function refreshSignIn(plan: Plan, session: SignInResult, options: AuthenticateOptions): Promise<SignInResult> {
+export async function refreshSignIn(plan: Plan, session: SignInResult, given: AuthenticateOptions): Promise<SignInResult> {
   const user = usablePlanUser(plan, session.user);
+  // The store's passkey, else the session's: a refresh continues the counter as a sign-in does.
+  const passkey = given.passkey ?? session.passkey;
+  const options: AuthenticateOptions = passkey === undefined ? given : { ...given, passkey };
   const refresh = user.refresh;
   if (!refresh) return signInUser(plan, user.name, options);
   registerPlanSecrets(options.redactor, plan);
@@ -130,6 +140,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
     });
     const merged = mergeRefreshed(session, refreshed, refresh.keep);
     merged.origin = 'refreshed';
+    if (refreshed.passkey ?? passkey) merged.passkey = refreshed.passkey ?? passkey;
     options.redactor.addLazily(() => sessionSecrets(merged));
     if (user.validation) await checkSession(plan, user, completeSession(plan, merged), options);
     return merged;
@@ -170,7 +181,12 @@ function signIn(
   },
 ): Promise<SignInResult> {
   const now = (run.options.now ?? Date.now)();
-  if (procedureName === undefined) return Promise.resolve(emptySession(user.name, now));
+  const passkey: PasskeyRun = { current: run.options.passkey };
+  const withPasskey = (result: SignInResult): SignInResult => {
+    if (user.passkey && passkey.current) result.passkey = passkey.current;
+    return result;
+  };
+  if (procedureName === undefined) return Promise.resolve(withPasskey(emptySession(user.name, now)));
   const procedure = plan.procedures[procedureName];
   if (!procedure) {
     throw new MultiAuthError('CONFIG_INVALID', `user "${user.name}" refers to procedure "${procedureName}", which does not exist${didYouMean(procedureName, Object.keys(plan.procedures))}`, {
@@ -189,7 +205,8 @@ function signIn(
     retry: run.options.retry,
     ...(run.onResponseBody ? { onResponseBody: run.onResponseBody } : {}),
     ...(run.options.onEvent ? { onEvent: run.options.onEvent } : {}),
-  });
+    ...(user.passkey ? { passkey } : {}),
+  }).then(withPasskey);
 }
 
 const registered = new WeakMap<Redactor, WeakSet<Plan>>();

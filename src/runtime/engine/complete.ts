@@ -2,6 +2,7 @@ import type { Plan } from '../../compile/index.js';
 import { usablePlanUser } from './find-user.js';
 import { withStaticCredentials } from '../session/apply.js';
 import type { Session, SignInResult } from '../session/session.js';
+import { passkeySeed } from '../session/passkey.js';
 
 /**
  * The session requests are sent with, from what a sign-in produced (a cached {@link SignInResult}):
@@ -15,5 +16,10 @@ import type { Session, SignInResult } from '../session/session.js';
  * const session = completeSession(plan, readSessionFile(path, key)!);
  */
 export function completeSession(plan: Plan, produced: SignInResult): Session {
-  return withStaticCredentials(produced, usablePlanUser(plan, produced.user).credentials);
+  const user = usablePlanUser(plan, produced.user);
+  const session = withStaticCredentials(produced, user.credentials);
+  if (!user.passkey) return session;
+  const seed = passkeySeed(user, produced.passkey);
+  // A copy: without static credentials the session shares its object with `produced`.
+  return seed === undefined ? session : { ...session, passkey: seed };
 }

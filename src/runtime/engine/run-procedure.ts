@@ -5,14 +5,17 @@ import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
 import { emptySession } from '../session/apply.js';
+import { passkeySeed, storablePasskey } from '../session/passkey.js';
 import { inject, resolveInjectionValue } from './inject.js';
 import { hasCookies, jarContents, newCookieJar } from '../http/cookie-jar.js';
 import type { SignInResult } from '../session/session.js';
 import { runStep } from './steps/table.js';
 import { planCertificates } from '../http/client-certificates.js';
 import type { StepContext } from './steps/step.js';
+import type { PasskeyRun } from './steps/passkey-step.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { initialScope } from '../template/variables.js';
+import type { WebAuthnSigner } from '../template/webauthn.js';
 import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
 import { exchangeViews, type SignInEvent } from './sign-in-events.js';
@@ -35,6 +38,8 @@ export interface ProcedureRun {
   onResponseBody?: (body: string) => void;
   /** Told each step as it ends, and the injections (names only): `multiauth login --verbose`. */
   onEvent?: (event: SignInEvent) => void;
+  /** The user's passkey through the run (users with `passkey`): browser steps seed it and update it. */
+  passkey?: PasskeyRun;
 }
 
 /**
@@ -59,6 +64,8 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
     for (const [name, value] of Object.entries(signInValues())) if (!Object.hasOwn(run.variables, name)) scope[name] = value;
     run.redactor.add(scope['pkce_verifier'] ?? '');
   }
+  // Recorded steps branch on it (`if | "${passkey_id}" === ""`): register a passkey, or sign in with it.
+  if (user.passkey && !Object.hasOwn(run.variables, 'passkey_id')) scope['passkey_id'] = passkeySeed(user, run.passkey?.current)?.id ?? '';
   const jar = newCookieJar();
   const session: SignInResult = emptySession(user.name, run.now);
   const extractedNames: string[] = [];
@@ -66,16 +73,18 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   const produced = new Set<string>();
   let firstExtracted: string | undefined;
   const base = { user: user.name, procedure: procedure.name };
+  const webauthn = passkeySigner(user, run.passkey);
 
   const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
   for (let index = 0; index < procedure.operations.length; index++) {
     const op = procedure.operations[index] as PlanOperation;
-    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin };
+    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, ...(webauthn && { webauthn }) };
     /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
     let observed: Observation | undefined;
     const ctx: StepContext = {
       plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
       observed: (observation) => (observed = observation),
+      ...(run.passkey ? { passkey: run.passkey } : {}),
     };
     const started = performance.now();
     const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
@@ -139,6 +148,31 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   });
   session.variables = producedVariables(scope, produced, run);
   return session;
+}
+
+/**
+ * The user's passkey for `webauthn_assertion()`: the credential `passkeySeed` gives (the config's,
+ * continuing from the store's counter, or the one a browser sign-in registered), read when a
+ * template asks, since a browser step before may have registered it. Each assertion takes the
+ * counter one further and keeps it in `run`, which the sign-in's result (and so the store) keeps.
+ */
+function passkeySigner(user: PlanUser, run: PasskeyRun | undefined): WebAuthnSigner | undefined {
+  if (!user.passkey) return undefined;
+  const holder: PasskeyRun = run ?? { current: undefined };
+  return {
+    credential: () => {
+      const seed = passkeySeed(user, holder.current);
+      return seed === undefined ? 'unregistered' : { rp_id: seed.rpId, id: seed.id, user_handle: seed.userHandle, private_key: seed.privateKey };
+    },
+    nextCounter: () => {
+      const seed = passkeySeed(user, holder.current);
+      if (seed === undefined) throw new Error('nextCounter: the user has no credential');
+      // A 32-bit counter that wrapped would look like a clone to the relying party: it stays at the top.
+      const next = Math.min(seed.signCount + 1, 0xffffffff);
+      holder.current = storablePasskey(user, { ...seed, signCount: next });
+      return next;
+    },
+  };
 }
 
 /**

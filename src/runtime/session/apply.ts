@@ -236,6 +236,7 @@ export function sessionSecrets(session: SignInResult): string[] {
   Object.values(session.body.set).forEach(add);
   collectStrings(session.body.merge, add);
   Object.values(session.variables).forEach(add);
+  if (session.passkey?.privateKey !== undefined) add(session.passkey.privateKey);
   if ('scopeStorage' in session && session.scopeStorage) {
     for (const item of [...session.scopeStorage.localStorage, ...session.scopeStorage.sessionStorage]) add(item.value);
   }

@@ -1,4 +1,5 @@
 import type { ObservedCookie, OriginStorage } from '../http/observation.js';
+import type { StoredPasskey } from './passkey.js';
 
 export type { OriginStorage } from '../http/observation.js';
 
@@ -59,6 +60,12 @@ export interface Session {
   expiresAt: number | null;
   /** Every variable of the sign-in, kept so a refresh sees them (`{{refresh_token}}`). Secret. */
   variables: Record<string, string>;
+  /**
+   * The user's passkey after the sign-in: its last signature counter (and a registered passkey
+   * whole). In a complete {@link Session}: the credential every browser context of the user is
+   * seeded with, private key included. Secret.
+   */
+  passkey?: StoredPasskey;
   /** How the session came to be; annotations and `login` output say it. */
   origin: 'signed-in' | 'refreshed';
 }

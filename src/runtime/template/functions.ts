@@ -4,6 +4,7 @@ import { ownFile } from '../../core/call-site.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { callsFunction, parsedTemplate, scanTemplate, TEMPLATE_LIMITS, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
 import { isIdentifyingName } from '../../core/identifying-names.js';
+import { webauthnAssertion, type WebAuthnSigner } from './webauthn.js';
 
 /** What an expression is evaluated against; `unknown` builds the error for a missing variable. */
 export interface EvaluationScope {
@@ -16,6 +17,10 @@ export interface EvaluationScope {
    * password)`, `base64(…)` and a TOTP code are masked when a server echoes them.
    */
   derived?(value: string): void;
+  /** The user's passkey and counter, for `webauthn_assertion()`; absent: the user has none. */
+  webauthn?: WebAuthnSigner;
+  /** The origin of the request being built (`webauthn_assertion()`'s default origin), known on demand. */
+  requestOrigin?: () => string | undefined;
 }
 
 /** A TOTP code is not used in the last seconds of its period: it could expire on the way. */
@@ -66,7 +71,10 @@ function evaluate(expr: TemplateExpr, scope: EvaluationScope): Evaluated {
     }
     case 'call': {
       const args = expr.args.map((arg) => evaluate(arg, scope));
-      const text = callFunction(expr.name, args.map((arg) => arg.text));
+      const text =
+        expr.name === 'webauthn_assertion'
+          ? webauthnAssertion(args.map((arg) => arg.text), scope.webauthn, args.length < 2 ? scope.requestOrigin?.() : undefined)
+          : callFunction(expr.name, args.map((arg) => arg.text));
       const secret = !UNDERIVED.has(expr.name) && args.some((arg, index) => arg.secret || expr.args[index]!.kind === 'string');
       // A server may echo the credentials of `Basic <credentials>` alone.
       if (secret && expr.name === 'basic') scope.derived?.(text.slice('Basic '.length));

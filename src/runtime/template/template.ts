@@ -4,6 +4,7 @@ import { parsedTemplate, scanTemplate, TEMPLATE_LIMITS, TemplateSyntaxError, unc
 import { evaluateTemplate, totpWaitMs, type EvaluationScope } from './functions.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPlainObject } from '../../core/json-path.js';
+import type { WebAuthnSigner } from './webauthn.js';
 
 /**
  * The variables a `{{ name }}` template can use at one point of a procedure: the user's variables,
@@ -20,6 +21,10 @@ export interface TemplateWhere {
   step?: number;
   /** Config path of the value being expanded (an element's `origin`, e.g. `['procedures', 0, 'operations', 1, 'parameters']`). */
   path?: ConfigPath;
+  /** The user's passkey and the sign-in's counter, for `webauthn_assertion()`. */
+  webauthn?: WebAuthnSigner;
+  /** The origin of the request being expanded (`webauthn_assertion()`'s default), computed when asked. */
+  requestOrigin?: () => string | undefined;
 }
 
 /** Where the values that templates derive from secrets go: the run's Redactor. */
@@ -121,6 +126,8 @@ function expandString(text: string, expansion: Expansion, path: ConfigPath): str
     lookup: (name: string) => (Object.hasOwn(scope, name) ? scope[name] : undefined),
     unknown: (name: string) => unknownVariable(name, scope, where, at()),
     ...(secrets && { derived: (value: string) => void secrets.add(value) }),
+    ...(where.webauthn && { webauthn: where.webauthn }),
+    ...(where.requestOrigin && { requestOrigin: where.requestOrigin }),
   };
   let out = '';
   let last = 0;

@@ -69,6 +69,15 @@ test.describe('cookie', () => {
 });
 
 test.describe('body', () => {
+  test('key "" is the latest body whole: JSON as its JSON text, other text as it is; a regex narrows it', () => {
+    const json = obs({ responses: [response({ body: '{"old":1}' }), response({ body: '{ "challenge": "Q0g", "allowCredentials": [] }' })] });
+    expect(extract(json, ex({ location: 'body', key: '' }), where)).toBe('{"challenge":"Q0g","allowCredentials":[]}');
+    expect(extract(json, ex({ location: 'body', key: '', regex: '"challenge":"(\\w+)"' }), where)).toBe('Q0g');
+    const text = obs({ responses: [response({ body: 'plain-token' })] });
+    expect(extract(text, ex({ location: 'body', key: '' }), where)).toBe('plain-token');
+    expect(thrown(() => extract(obs({}), ex({ location: 'body', key: '' }), where)).code).toBe('EXTRACTION_NOT_FOUND');
+  });
+
   test('a dot path resolves through objects and arrays', () => {
     const o = obs({ responses: [response({ body: JSON.stringify({ data: { items: [{ id: 7 }, { id: 8, token: 'deep' }] } }) })] });
     expect(extract(o, ex({ location: 'body', key: 'data.items.1.token' }), where)).toBe('deep');

@@ -14,7 +14,8 @@ type ParsedBody =
   | { json: false; text: string; wholeText: false; kind: 'JSON that does not parse' | 'an HTML page' };
 
 /**
- * Body `key` in the responses of the step, the latest first:
+ * Body `key` in the responses of the step, the latest first (`key: ""`: the latest body whole, JSON
+ * as JSON text):
  * 1. a JSON body where `key` resolves as a dot path (`data.login.token`, `items.0.id`);
  * 2. else a JSON body holding a property named `key` anywhere: the first found depth-first, in
  *    document order (the Python original's lookup);
@@ -68,6 +69,7 @@ export function bodyLookup(observation: Observation, extraction: Pick<PlanExtrac
  * resolvedBodyValue(observation, 'data.auth.access_token'); // 'eyJ...'
  */
 export function resolvedBodyValue(observation: Observation, key: string): string | undefined {
+  if (key === '') return undefined;
   for (const body of parsedBodies(observation)) {
     if (!body.json) continue;
     const resolved = getPath(body.value, key);
@@ -80,6 +82,12 @@ export function resolvedBodyValue(observation: Observation, key: string): string
 /** Computed as they are asked for: the depth-first searches are seldom needed. */
 function* candidatesOf(bodies: ParsedBody[], extraction: Pick<PlanExtraction, 'key' | 'regex' | 'match'>): Generator<string> {
   const { key } = extraction;
+  if (key === '') {
+    // The whole latest body (a server's WebAuthn options answered bare, for one): JSON as its text.
+    const latest = bodies[0];
+    if (latest) yield* latest.json ? asCandidate(latest.value) : [latest.text];
+    return;
+  }
   if (extraction.match === 'first-key-ending-token') {
     for (const body of bodies) {
       const root = body.json ? getPath(body.value, key) : undefined;

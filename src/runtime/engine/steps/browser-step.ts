@@ -3,6 +3,8 @@ import type { PlanBrowserOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
 import { browserStartUrl, prepareContext, runBrowserStep } from '../../protocols/browser/index.js';
 import type { StepContext, StepResult } from './step.js';
+import type { Observation } from '../../http/observation.js';
+import { startPasskey } from './passkey-step.js';
 
 /**
  * What browser steps run in: anything that opens a fresh context. Inside Playwright Test it is the
@@ -14,8 +16,9 @@ export interface BrowserHandle {
 
 /**
  * Runs a `browser` operation (a recorded Selenium IDE project) in a new context, closed afterwards:
- * the user's headers and cookies are set first, the commands run, and what the page sent, received
- * and stored becomes the step's observation, variables and storage.
+ * the user's headers and cookies are set first (and the user's passkey seeded), the commands run,
+ * and what the page sent, received and stored becomes the step's observation, variables and
+ * storage (and the passkey's counter, or the passkey the page registered, `ctx.passkey`).
  *
  * @example
  * const { observation, variables, origins } = await runBrowserOperation(op, { ...ctx, browser });
@@ -30,8 +33,10 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
   }
   const proxy = op.proxy ?? ctx.plan.proxy;
   const context = await handle.newContext(proxy ? { proxy: { server: proxy } } : {});
+  let observed: Observation | undefined;
   try {
     await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where, ctx.redactor));
+    const passkey = await startPasskey(context, ctx.user, ctx.passkey);
     const result = await runBrowserStep({
       op,
       context,
@@ -39,9 +44,15 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
       where: ctx.where,
       redact: (text) => ctx.redactor.redact(text),
       ...(proxy ? { proxy } : {}),
-      ...(ctx.observed ? { observed: ctx.observed } : {}),
+      observed: (observation) => {
+        observed = observation;
+        ctx.observed?.(observation);
+      },
       secrets: ctx.redactor,
+    }).catch(async (error: unknown) => {
+      throw await passkey.failed(error, observed);
     });
+    await passkey.done();
     return { observation: result.observation, variables: result.variables, cookies: result.storage.cookies, origins: result.storage.origins };
   } finally {
     await context.close().catch(() => undefined);

@@ -1,3 +1,4 @@
+import type { PasskeyRun } from './passkey-step.js';
 import type { SignInJar } from '../../http/cookie-jar.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import type { ClientCertificate } from '../../http/client-certificates.js';
@@ -32,6 +33,8 @@ export interface StepContext {
    * (a status, a protocol error) is still listed with its requests, and its answer explained.
    */
   observed?: (observation: Observation) => void;
+  /** The user's passkey through the sign-in (users with `passkey`): browser steps seed it and keep what it became. */
+  passkey?: PasskeyRun;
 }
 
 /** What an operation produced: what it observed (for extractions) and state for the session. */

@@ -39,7 +39,7 @@ export function buildWireRequest(
   defaultProxy?: string,
   secrets?: SecretSink,
 ): WireRequest {
-  const expanded = mergeCredentials(holdsTemplate(template) ? expandTemplate(template, scope, where, secrets) : template, credentials);
+  const expanded = mergeCredentials(holdsTemplate(template) ? expandTemplate(template, scope, withRequestOrigin(template, scope, where, secrets), secrets) : template, credentials);
   const headers: HeaderPair[] = [];
   for (const { name, values } of expanded.headers) for (const value of values) headers.push([name, value]);
   // curl's `-u '{{user}}:{{password}}'` can only be encoded once the variables are known.
@@ -62,6 +62,25 @@ export function buildWireRequest(
   const proxy = expanded.proxy ?? defaultProxy;
   if (proxy) wire.proxy = proxy;
   return wire;
+}
+
+/**
+ * `where` with the origin of the request's URL, computed only when a template asks
+ * (`webauthn_assertion()` signs for it). The URL is expanded from its own template, with `where`
+ * as given, so a URL cannot ask for its own origin.
+ */
+function withRequestOrigin(template: RequestTemplate, scope: TemplateScope, where: TemplateWhere, secrets: SecretSink | undefined): TemplateWhere {
+  return {
+    ...where,
+    requestOrigin: () => {
+      const url = template.url.includes('{{') ? expandTemplate(template.url, scope, { ...where, path: [...(where.path ?? []), 'url'] }, secrets) : template.url;
+      try {
+        return new URL(url).origin;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
 /** Adds cookies to the request's own `Cookie` header, or as a new one. */

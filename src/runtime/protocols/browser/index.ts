@@ -3,4 +3,5 @@ export { BROWSER_COMMANDS, UNSUPPORTED_COMMANDS, isDisabledCommand, type Browser
 export { runBrowserStep, DEFAULT_WAIT_SECONDS, type BrowserStepInput, type BrowserStepResult } from './run.js';
 export { browserIssues } from './validate.js';
 export { prepareContext, browserStartUrl, type BrowserContextCredentials } from './prepare.js';
+export { seedPasskey, heldPasskeys, rpIdFits, authenticatorOf, PASSKEY_PLAYWRIGHT, type PasskeyOwner } from './passkey.js';
 // launch.ts is not re-exported: it loads playwright-core, which only browser sign-ins from the CLI need.

@@ -1,0 +1,90 @@
+import { Redactor } from '../../src/core/redactor.js';
+import { authenticate } from '../../src/runtime/index.js';
+import type { Plan } from '../../src/compile/plan.js';
+import { planFromYaml } from '../support/plan.js';
+import { MultiAuthError } from '../../src/core/errors.js';
+import { whoami } from '../support/whoami.js';
+import { enrolPasskey, passkeyLoginProject, serverCounter, testPasskey, type TestPasskey } from '../support/passkey-keys.js';
+import { expect, test } from './support.js';
+import type { Browser } from '@playwright/test';
+
+// Issue 28: passkey users signed in in the browser against the demo's relying party
+// (@simplewebauthn/server, strict counter), in process.
+
+function passkeyYaml(key: TestPasskey, rpId = '127.0.0.1', signCount?: number): string {
+  return `{ rp_id: "${rpId}", id: ${key.id}, user_handle: ${key.userHandle}, private_key: "\${KEY_${key.id.replace(/[^A-Za-z0-9]/g, '')}}", public_key: ${key.publicKey}${signCount === undefined ? '' : `, sign_count: ${signCount}`} }`;
+}
+
+function planOf(demoUrl: string, users: Array<{ name: string; key: TestPasskey; typed?: string; rpId?: string; signCount?: number }>, env: Record<string, string> = {}): Plan {
+  const yaml = `
+presets:
+  - type: webdriver
+    users:
+${users.map((u) => `      - username: ${u.name}
+        project: ${passkeyLoginProject(demoUrl, u.typed)}
+        passkey: ${passkeyYaml(u.key, u.rpId, u.signCount)}`).join('\n')}
+`;
+  return planFromYaml(yaml, { ...Object.fromEntries(users.map((u) => [`KEY_${u.key.id.replace(/[^A-Za-z0-9]/g, '')}`, u.key.privateKey])), ...env });
+}
+
+async function signIn(plan: Plan, user: string, browser: Browser, passkey?: Parameters<typeof authenticate>[2]['passkey']) {
+  const redactor = new Redactor();
+  return authenticate(plan, user, { redactor, browser, ...(passkey ? { passkey } : {}) });
+}
+
+async function failure(signingIn: Promise<unknown>): Promise<MultiAuthError> {
+  const error = await signingIn.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(MultiAuthError);
+  return error as MultiAuthError;
+}
+
+test('seeded passkeys sign in usernameless (alice) and username-first (bob); the counter continues across three sign-ins', async ({ demo, browser }) => {
+  demo.clear();
+  const alice = testPasskey();
+  const bob = testPasskey();
+  await enrolPasskey(demo.url, 'alice', alice);
+  await enrolPasskey(demo.url, 'bob', bob, 5);
+  const plan = planOf(demo.url, [{ name: 'alice', key: alice }, { name: 'bob', key: bob, typed: 'bob', signCount: 5 }]);
+
+  const first = await signIn(plan, 'alice', browser);
+  expect(await whoami(demo.url, first)).toMatchObject({ status: 200, user: 'alice' });
+  // The first assertion carries sign_count + 1; the seeded key stays out of the session's record.
+  expect(await serverCounter(demo.url, 'alice', alice.id)).toBe(1);
+  expect(first.passkey).toMatchObject({ id: alice.id, signCount: 1 });
+
+  const { privateKey: _seedKey, ...kept } = first.passkey ?? { privateKey: undefined };
+  const second = await signIn(plan, 'alice', browser, kept as NonNullable<typeof first.passkey>);
+  const third = await signIn(plan, 'alice', browser, second.passkey);
+  expect(await whoami(demo.url, third)).toMatchObject({ status: 200, user: 'alice' });
+  expect(await serverCounter(demo.url, 'alice', alice.id)).toBe(3);
+  expect(third.passkey?.signCount).toBe(3);
+
+  const bobSession = await signIn(plan, 'bob', browser);
+  expect(await whoami(demo.url, bobSession)).toMatchObject({ status: 200, user: 'bob' });
+  expect(await serverCounter(demo.url, 'bob', bob.id)).toBe(6);
+  expect(demo.counters.endpoints['POST /login']).toBeUndefined();
+});
+
+test('a counter the server is ahead of, a wrong rp_id and a key that does not parse: each an AUTH_PASSKEY naming the user, never the key', async ({ demo, browser }) => {
+  demo.clear();
+  const carol = testPasskey();
+  await enrolPasskey(demo.url, 'carol', carol, 9);
+  const refused = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol }]), 'carol', browser));
+  expect(refused.code).toBe('AUTH_PASSKEY');
+  expect(refused.message).toContain('the relying party refused the passkey of user "carol": signature counter 1 (HTTP 401)');
+  expect(refused.hint).toContain('sign_count');
+
+  const wrongRp = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol, rpId: 'app.example.test', signCount: 20 }]), 'carol', browser));
+  expect(wrongRp.code).toBe('AUTH_PASSKEY');
+  expect(wrongRp.message).toContain('the passkey of user "carol" is for rp_id "app.example.test", which none of the sign-in\'s pages (127.0.0.1) may use');
+
+  const broken = { ...carol, privateKey: `${carol.privateKey.slice(0, 40)}AAAA` };
+  const badKey = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: broken }]), 'carol', browser));
+  expect(badKey.code).toBe('AUTH_PASSKEY');
+  expect(badKey.message).toContain('the passkey\'s private_key of user "carol" does not parse as a PKCS#8 DER key');
+  for (const error of [refused, wrongRp, badKey]) {
+    const text = `${error.message}\n${error.details.join('\n')}\n${error.hint ?? ''}`;
+    expect(text).not.toContain(carol.privateKey);
+    expect(text).not.toContain(broken.privateKey);
+  }
+});
