@@ -234,6 +234,6 @@ function pickValidation(
     const cookies = new Set(e.requestCookies.map((c) => c.name));
     return sessionHeaders.some((h) => names.has(h.name.toLowerCase())) || sessionCookies.some((c) => cookies.has(c)) || names.has('authorization');
   });
-  const api = candidates.find((e) => e.responseBody?.json !== undefined);
-  return api ?? candidates.find((e) => !/html/.test(e.responseBody?.mime ?? ''));
+  // The check does not follow redirects, so a page that answered 200 is a signed-in answer too.
+  return candidates.find((e) => e.responseBody?.json !== undefined) ?? candidates[0];
 }
