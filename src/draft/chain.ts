@@ -221,6 +221,12 @@ function redirectHeads(exchanges: readonly Exchange[]): Map<number, Exchange> {
   return heads;
 }
 
+/** Scripts, styles, images and fonts: served to anyone, so they prove nothing about a session. */
+function isAsset(exchange: Exchange): boolean {
+  const mime = exchange.responseBody?.mime ?? header(exchange.responseHeaders, 'content-type') ?? '';
+  return /\.(css|js|mjs|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot)$/i.test(exchange.url.pathname) || /^(text\/css|image\/|font\/)|javascript/i.test(mime);
+}
+
 function pickValidation(
   exchanges: readonly Exchange[],
   after: number,
@@ -229,7 +235,7 @@ function pickValidation(
   sessionCookies: readonly string[],
 ): Exchange | undefined {
   const candidates = exchanges.filter((e) => {
-    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index)) return false;
+    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index) || isAsset(e)) return false;
     const names = new Set(e.requestHeaders.map((h) => h.name.toLowerCase()));
     const cookies = new Set(e.requestCookies.map((c) => c.name));
     return sessionHeaders.some((h) => names.has(h.name.toLowerCase())) || sessionCookies.some((c) => cookies.has(c)) || names.has('authorization');
