@@ -247,11 +247,13 @@ function pickValidation(
   sessionCookies: readonly string[],
 ): Exchange | undefined {
   const candidates = exchanges.filter((e) => {
-    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index) || isAsset(e)) return false;
+    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || isAsset(e)) return false;
     const names = new Set(e.requestHeaders.map((h) => h.name.toLowerCase()));
     const cookies = new Set(e.requestCookies.map((c) => c.name));
     return sessionHeaders.some((h) => names.has(h.name.toLowerCase())) || sessionCookies.some((c) => cookies.has(c)) || names.has('authorization');
   });
   // The check does not follow redirects, so a page that answered 200 is a signed-in answer too.
-  return candidates.find((e) => e.responseBody?.json !== undefined) ?? candidates[0];
+  // The page a sign-in redirected to comes last: it may answer anyone (a landing page).
+  const pick = (list: Exchange[]) => list.find((e) => e.responseBody?.json !== undefined) ?? list[0];
+  return pick(candidates.filter((e) => !heads.has(e.index))) ?? pick(candidates.filter((e) => heads.has(e.index)));
 }
