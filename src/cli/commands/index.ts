@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
+import { draftCommand } from './draft.js';
 import { loginCommand } from './login.js';
 import { matrixCommand } from './matrix.js';
 import { passkeyCommand } from './passkey.js';
@@ -16,6 +17,7 @@ export const commands: readonly Command[] = [
   loginCommand,
   checkCommand,
   matrixCommand,
+  draftCommand,
   usersCommand,
   typesCommand,
   passkeyCommand,
