@@ -13,7 +13,7 @@ import type { Redactor } from '../core/redactor.js';
  */
 export function jsonError(error: MultiAuthError, redactor?: Redactor): ErrorData {
   const data = errorData(error);
-  return redactor ? (maskStrings(data, (text) => redactor.redact(text)) as ErrorData) : data;
+  return redactor ? redactor.redactJson(data) : data;
 }
 
 /**
@@ -35,19 +35,4 @@ export function jsonFailure(error: MultiAuthError, redactor?: Redactor): string 
  */
 export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-/**
- * Every string inside a JSON value passed through `mask`; the structure is kept.
- *
- * @example
- * maskStrings({ token: 'abc', n: 1 }, (t) => redactor.redact(t)); // { token: '********', n: 1 }
- */
-export function maskStrings(value: unknown, mask: (text: string) => string): unknown {
-  if (typeof value === 'string') return mask(value);
-  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
-  }
-  return value;
 }

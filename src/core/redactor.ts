@@ -120,6 +120,19 @@ export class Redactor {
     }
   }
 
+  /**
+   * `value` with every string inside it redacted, its numbers, booleans and structure kept: for JSON
+   * output. Masking the serialized text instead can cut through a number (an extracted `3600` inside
+   * a timestamp) and leave text that is not JSON, and misses a secret whose JSON form escapes a
+   * character (a quote, a backslash).
+   *
+   * @example
+   * redactor.add('hunter2').redactJson({ password: 'hunter2', expiresAt: 1795683600123 }); // { password: '********', expiresAt: 1795683600123 }
+   */
+  redactJson<T>(value: T): T {
+    return maskStrings(value, (text) => this.redact(text)) as T;
+  }
+
   /** Every secret form, the pending values' forms computed first. */
   private forms(): Set<string> {
     if (this.deferred.length) {
@@ -165,4 +178,19 @@ function encodedForms(value: string): string[] {
 /** What is printed in place of a text that could not be masked: its length, nothing of its content. */
 function withheld(length: number): string {
   return `[${length} characters withheld: playwright-multiauth could not mask the secrets in them]`;
+}
+
+/**
+ * Every string inside a JSON value passed through `mask`; the structure is kept, keys unchanged.
+ *
+ * @example
+ * maskStrings({ token: 'abc', n: 1 }, (t) => redactor.redact(t)); // { token: '********', n: 1 }
+ */
+export function maskStrings(value: unknown, mask: (text: string) => string): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
+  }
+  return value;
 }

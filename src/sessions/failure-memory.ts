@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { MultiAuthError } from '../core/errors.js';
 import { errorData, errorFromData, type ErrorData } from '../core/error-data.js';
+import { maskStrings } from '../core/redactor.js';
 import { markHolds } from './check-mark.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 import type { Sealer } from './seal.js';
@@ -81,8 +82,8 @@ export function decodeFailure(text: string | null | undefined, run: string, name
  * await redis.set(key, encodeFailure(run, error, (t) => redactor.redact(t), key, sealer));
  */
 export function encodeFailure(run: string, error: MultiAuthError, redact: (text: string) => string, name: string, sealer?: Sealer): string {
-  // Every text of the error at once: masks are JSON-safe.
-  const body: FailureFile = { run, at: Date.now(), error: JSON.parse(redact(JSON.stringify(errorData(error)))) as ErrorData };
+  // String by string: masking the JSON text could cut through a number (a status, a secret "401").
+  const body: FailureFile = { run, at: Date.now(), error: maskStrings(errorData(error), redact) as ErrorData };
   return sealer ? sealer.seal(JSON.stringify(body), `${FAILURE_SEAL}${name}`) : JSON.stringify(body);
 }
 

@@ -91,3 +91,13 @@ test('many secrets are masked in one pass per few thousand of them', () => {
   for (let i = 0; i < 9_000; i++) redactor.add(`secret-number-${i}-of-many`);
   expect(redactor.redact('see secret-number-8999-of-many and secret-number-0-of-many')).toBe(`see ${MASK} and ${MASK}`);
 });
+
+test('JSON output is masked string by string: a short secret inside a number leaves the number, and the text stays JSON', () => {
+  // An extracted `expires_in` of 3600 is a secret like every extracted value.
+  const redactor = new Redactor().add('3600', 'tok"en\\x');
+  const value = { expiresAt: 1795683600123, status: 401, note: 'expires_in 3600', token: 'tok"en\\x', list: [3600, 'a 3600 b'] };
+  const masked = redactor.redactJson(value);
+  expect(masked).toEqual({ expiresAt: 1795683600123, status: 401, note: `expires_in ${MASK}`, token: MASK, list: [3600, `a ${MASK} b`] });
+  // What masking the serialized text gave: digits masked inside the number, not JSON any more.
+  expect(() => JSON.parse(redactor.redact(JSON.stringify({ expiresAt: 1795683600123 })))).toThrow();
+});

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { SessionStore, sessionFilePath } from '../../src/sessions/index.js';
 import { RUN_MEMORY_MS } from '../../src/sessions/check-mark.js';
+import { decodeFailure, encodeFailure } from '../../src/sessions/failure-memory.js';
 import { withoutRunnerVariables } from '../support/child-playwright.js';
 import { tempDir, removeTempDirs } from '../support/temp-files.js';
 import { makeSession } from './support/make-session.js';
@@ -102,4 +103,12 @@ test('a check mark holds for an hour at most: a cached session is checked again 
   expect(checks).toBe(1);
   expect((await new SessionStore(options, provider).get('alice')).source).toBe('cached');
   expect(checks).toBe(1);
+});
+
+test('a failed sign-in is remembered masked string by string: a secret made of digits never breaks the record', () => {
+  const error = new MultiAuthError('AUTH_HTTP_STATUS', 'refused: the code 4012 was wrong', { context: { user: 'alice', status: 401 } });
+  const text = encodeFailure('run-1', error, (t) => t.replaceAll('401', '***'), 'slot');
+  const back = decodeFailure(text, 'run-1', 'slot');
+  expect(back?.message).toBe('refused: the code ***2 was wrong');
+  expect(back?.context).toEqual({ user: 'alice', status: 401 });
 });

@@ -98,7 +98,7 @@ export const checkCommand: Command = {
     const done = results.map(({ outcome }) => outcome);
     const failed = done.filter((outcome) => !outcome.ok).length;
     if (values.json) {
-      io.stdout.write(redactor.redact(jsonText({ ok: failed === 0, users: done.map(rounded) })));
+      io.stdout.write(jsonText(redactor.redactJson({ ok: failed === 0, users: done.map(rounded) })));
     } else {
       io.stdout.write(`${plural(done.length, 'user')}: ${done.length - failed} signed in${failed ? `, ${failed} failed` : ''}\n`);
     }

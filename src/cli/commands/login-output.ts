@@ -1,4 +1,4 @@
-import { maskStrings } from '../json-output.js';
+import { maskStrings } from '../../core/redactor.js';
 import type { ObservedCookie } from '../../runtime/index.js';
 import type { Session } from '../../runtime/index.js';
 import { sessionHeaders } from '../../runtime/index.js';

@@ -4,6 +4,7 @@ import { MultiAuthError } from '../../core/errors.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
+import { jsonText } from '../json-output.js';
 import { recordableConfig, recordExpectations } from '../access/record.js';
 import { checkDraftOnlyOptions, draftCommandRun, draftOptions, usersToRecord } from '../access/matrix-options.js';
 import { browserFor } from './browser-users.js';
@@ -75,7 +76,7 @@ export const matrixCommand: Command = {
     const problems = matrixProblems(opened, observed);
     const ok = problems.length === 0 && failures.size === 0;
     if (values.json) {
-      io.stdout.write(`${redactor.redact(JSON.stringify({ ok, ...observed, problems }, null, 2))}\n`);
+      io.stdout.write(jsonText(redactor.redactJson({ ok, ...observed, problems })));
     } else {
       io.stdout.write(redactor.redact(matrixText(observed)));
       if (problems.length) io.stdout.write(redactor.redact(`\n${problems.map((problem) => `${problem}\n`).join('')}`));
