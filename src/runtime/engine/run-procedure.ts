@@ -1,6 +1,7 @@
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/index.js';
 import { withContext } from '../../core/error-context.js';
+import { setOwn } from '../../core/json-path.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
@@ -146,14 +147,17 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
  * refreshes that the config does not set (a refresh token from the first sign-in).
  */
 function producedVariables(scope: Record<string, string>, produced: Set<string>, run: ProcedureRun): Record<string, string> {
-  const fromConfig = new Set(Object.keys(run.variables));
-  if (run.credentials.username !== undefined) fromConfig.add('username');
-  if (run.credentials.password !== undefined) fromConfig.add('password');
-  // A Map, then fromEntries: a variable named __proto__ becomes a property, never a prototype.
-  const kept = new Map<string, string>();
-  for (const [name, value] of Object.entries(run.previous ?? {})) if (!fromConfig.has(name)) kept.set(name, value);
-  for (const name of produced) kept.set(name, scope[name] as string);
-  return Object.fromEntries(kept);
+  const { credentials, variables, previous } = run;
+  // setOwn: a variable named __proto__ becomes a property, never a prototype.
+  const kept: Record<string, string> = {};
+  if (previous) {
+    for (const name of Object.keys(previous)) {
+      const fromConfig = Object.hasOwn(variables, name) || (name === 'username' && credentials.username !== undefined) || (name === 'password' && credentials.password !== undefined);
+      if (!fromConfig) setOwn(kept, name, previous[name]);
+    }
+  }
+  for (const name of produced) setOwn(kept, name, scope[name]);
+  return kept;
 }
 
 /** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */
