@@ -78,11 +78,12 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
       observed: (observation) => (observed = observation),
     };
-    const started = performance.now();
-    const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
+    // What only events need is made only when someone listens: a sign-in that allocates less costs less.
+    const { onEvent } = run;
+    const started = onEvent ? performance.now() : 0;
     try {
       const result = await runStep(op, ctx);
-      const stepExtracted: string[] = [];
+      const stepExtracted: string[] | undefined = onEvent ? [] : undefined;
       const last = result.observation.responses.at(-1);
       if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
       if (result.variables) {
@@ -98,13 +99,13 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
         run.redactor.add(value);
         scope[extraction.name] = value;
         extractedNames.push(extraction.name);
-        stepExtracted.push(extraction.name);
+        stepExtracted?.push(extraction.name);
         produced.add(extraction.name);
         firstExtracted ??= value;
       }
-      run.onEvent?.({
-        kind: 'step', ...view, ...exchangeViews(result.observation), ms: performance.now() - started,
-        extracted: stepExtracted, stored: Object.keys(result.variables ?? {}),
+      onEvent?.({
+        kind: 'step', ...stepView(procedure, index, op), ...exchangeViews(result.observation), ms: performance.now() - started,
+        extracted: stepExtracted ?? [], stored: Object.keys(result.variables ?? {}),
       });
       if (result.digest) {
         // The username and password are the config's: completeSession puts them back.
@@ -114,7 +115,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      run.onEvent?.({ kind: 'step-failed', ...view, ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
+      onEvent?.({ kind: 'step-failed', ...stepView(procedure, index, op), ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
       const explained = op.tech === 'browser' ? {} : explainFailedStep(error, observed, run.redactor);
       throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) }, ...explained }, run.redactor);
     }
@@ -158,6 +159,11 @@ function producedVariables(scope: Record<string, string>, produced: Set<string>,
   }
   for (const name of produced) setOwn(kept, name, scope[name]);
   return kept;
+}
+
+/** How events name a step. */
+function stepView(procedure: PlanProcedure, step: number, op: PlanOperation): { procedure: string; step: number; stepKind: string } {
+  return { procedure: procedure.name, step, stepKind: stepKind(op) };
 }
 
 /** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */
