@@ -7,6 +7,7 @@ import { benchSignInsPerRun, benchSuite } from './suite.js';
 import { benchWorkerStart } from './worker-start.js';
 import { benchShardSignIns } from './shards.js';
 import { benchMatrix } from './matrix.js';
+import { benchCheckParallel, benchContention } from './scale.js';
 import type { BenchResult } from './stats.js';
 
 /** One row of `npm run bench`. */
@@ -34,6 +35,8 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'worker-start', run: benchWorkerStart, better: 'lower' },
   { id: 'signins-4-shards', run: benchShardSignIns, better: 'lower' },
   { id: 'matrix', run: benchMatrix, better: 'lower' },
+  { id: 'scale-check-parallel', run: benchCheckParallel, better: 'higher' },
+  { id: 'scale-contention', run: benchContention, better: 'lower' },
 ];
 
 function row(figure: BenchResult, better: 'lower' | 'higher'): BenchRow {
@@ -61,7 +64,7 @@ function table(rows: BenchRow[]): string {
  * `npm run bench`: every figure the issues set, each beside its peer in the same run, as a table
  * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, meets}`). `--only <text>` runs only the
  * benches whose id contains the text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
- * signins-4-shards, matrix.
+ * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows).
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

@@ -79,13 +79,14 @@ export function planIdentifiers(plan: Plan): string[] {
 
 /**
  * Tells `redactor` what of `plan` to mask ({@link planSecrets}) and what never to mask
- * ({@link planIdentifiers}): the one way a plan is registered for printing.
+ * ({@link planIdentifiers}): the one way a plan is registered for printing. A caller that registers
+ * one plan with many redactors passes both lists, found once.
  *
  * @example
  * const text = registerPlan(new Redactor(), plan).redact(explainText);
  */
-export function registerPlan(redactor: Redactor, plan: Plan, secrets: readonly string[] = planSecrets(plan)): Redactor {
-  return redactor.add(...secrets).keep(...planIdentifiers(plan));
+export function registerPlan(redactor: Redactor, plan: Plan, secrets: readonly string[] = planSecrets(plan), identifiers: readonly string[] = planIdentifiers(plan)): Redactor {
+  return redactor.add(...secrets).keep(...identifiers);
 }
 
 /**

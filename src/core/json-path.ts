@@ -132,8 +132,11 @@ export function setPath(root: Record<string, unknown>, path: string, value: unkn
  * Sets an own property, whatever its name: `__proto__` (and `constructor`, `prototype`) are plain
  * keys of the body, never a way into the prototype chain (paths come from configs and bodies from
  * servers: both untrusted).
+ *
+ * @example
+ * setOwn(variables, '__proto__', 'x'); // an own key named __proto__; the prototype is untouched
  */
-function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__' || !Object.hasOwn(object, key) && key in object) {
     Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   } else {

@@ -35,8 +35,10 @@ export class Redactor {
   private pending: string[] = [];
   /** Collections of secrets that wait for the first print ({@link Redactor.addLazily}). */
   private deferred: Array<() => Iterable<string | undefined | null>> = [];
-  /** Built from {@link secrets} on the first print after they change. */
+  /** Built from {@link secrets} on the first print; rebuilt only when one is taken out ({@link Redactor.keep}). */
   private matcher: SecretMatcher | undefined;
+  /** Secret forms learnt since {@link matcher} was built, added to it on the next print. */
+  private unmatched: string[] = [];
   /** Identifiers never masked, even when a secret equals one ({@link Redactor.keep}). */
   private readonly identifiers = new Set<string>();
 
@@ -77,7 +79,7 @@ export class Redactor {
   keep(...names: string[]): this {
     for (const name of names) {
       this.identifiers.add(name);
-      if (this.secrets.delete(name)) this.matcher = undefined;
+      if (this.secrets.delete(name)) this.forgetMatcher();
     }
     return this;
   }
@@ -87,7 +89,7 @@ export class Redactor {
     for (const name of other.identifiers) this.identifiers.add(name);
     for (const secret of other.forms()) if (!this.identifiers.has(secret)) this.secrets.add(secret);
     for (const name of this.identifiers) this.secrets.delete(name);
-    this.matcher = undefined;
+    this.forgetMatcher();
     return this;
   }
 
@@ -104,7 +106,13 @@ export class Redactor {
   redact(text: string): string {
     try {
       if (text.length === 0 || this.forms().size === 0) return text;
-      this.matcher ??= new SecretMatcher(this.secrets);
+      if (!this.matcher) {
+        this.matcher = new SecretMatcher(this.secrets);
+        this.unmatched = [];
+      } else if (this.unmatched.length) {
+        this.matcher.add(this.unmatched);
+        this.unmatched = [];
+      }
       const spans = this.matcher.spans(text);
       if (spans.length === 0) return text;
       const parts: string[] = [];
@@ -133,6 +141,11 @@ export class Redactor {
     return maskStrings(value, (text) => this.redact(text)) as T;
   }
 
+  private forgetMatcher(): void {
+    this.matcher = undefined;
+    this.unmatched = [];
+  }
+
   /** Every secret form, the pending values' forms computed first. */
   private forms(): Set<string> {
     if (this.deferred.length) {
@@ -151,7 +164,7 @@ export class Redactor {
         for (const form of encodedForms(value)) {
           if (form.length >= MIN_SECRET_LENGTH && !this.secrets.has(form) && !this.identifiers.has(form)) {
             this.secrets.add(form);
-            this.matcher = undefined;
+            if (this.matcher) this.unmatched.push(form);
           }
         }
       }

@@ -51,26 +51,36 @@ interface Pass {
  * new SecretMatcher(['hunter2']).spans('password=hunter2'); // [[9, 16]]
  */
 export class SecretMatcher {
-  private readonly passes: Pass[] = [];
+  /**
+   * The secrets in batches, each searched by its own passes. A batch at least as large as the
+   * last one absorbs it ({@link SecretMatcher.add}), like the digits of a binary counter.
+   */
+  private readonly generations: Array<{ secrets: string[]; passes: Pass[] }> = [];
 
   constructor(secrets: Iterable<string>) {
-    const whole: string[] = [];
-    const byAnchor = new Map<string, string[]>();
-    for (const secret of secrets) {
-      if (secret.length <= ANCHOR_LENGTH) {
-        whole.push(secret);
-        continue;
-      }
-      const anchor = secret.slice(-ANCHOR_LENGTH);
-      const group = byAnchor.get(anchor);
-      if (group) group.push(secret);
-      else byAnchor.set(anchor, [secret]);
+    this.add(secrets);
+  }
+
+  /**
+   * Searches for `secrets` too. V8 compiles a regular expression when it first runs, at a cost that
+   * grows with its alternatives: a run that learns secrets one sign-in at a time and prints between
+   * them (`multiauth check`, a line per user) would compile every secret again for every line,
+   * quadratic in the users. Merged as a binary counter merges, each secret is compiled about
+   * log2(n) times, and a text is scanned by about log2(n) passes. The caller adds each secret once.
+   *
+   * @example
+   * const matcher = new SecretMatcher(['hunter2']);
+   * matcher.add(['s3cret-token']);
+   * matcher.spans('hunter2 s3cret-token'); // [[0, 7], [8, 20]]
+   */
+  add(secrets: Iterable<string>): void {
+    let batch = [...secrets];
+    if (batch.length === 0) return;
+    for (let last = this.generations.at(-1); last && last.secrets.length <= batch.length; last = this.generations.at(-1)) {
+      this.generations.pop();
+      batch = last.secrets.concat(batch);
     }
-    for (const group of byAnchor.values()) group.sort((a, b) => b.length - a.length);
-    // Longest first: at one position the longest secret that starts there wins, and covers the rest.
-    whole.sort((a, b) => b.length - a.length);
-    for (const pattern of alternations(whole)) this.passes.push({ pattern });
-    for (const pattern of alternations([...byAnchor.keys()])) this.passes.push({ pattern, byAnchor });
+    this.generations.push({ secrets: batch, passes: passesFor(batch) });
   }
 
   /**
@@ -81,7 +91,7 @@ export class SecretMatcher {
   spans(text: string): Array<[number, number]> {
     let budget = CONFIRM_PER_CHARACTER * text.length + CONFIRM_ALLOWANCE;
     let found: Array<[number, number]> = [];
-    for (const { pattern, byAnchor } of this.passes) {
+    for (const { pattern, byAnchor } of this.generations.flatMap((generation) => generation.passes)) {
       pattern.lastIndex = 0;
       for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
         // From the next character, not the match's end: an occurrence that overlaps this one counts too.
@@ -107,6 +117,29 @@ export class SecretMatcher {
     }
     return merged(found);
   }
+}
+
+/** The passes that find `secrets`: short ones whole, long ones by their anchor. */
+function passesFor(secrets: string[]): Pass[] {
+  const whole: string[] = [];
+  const byAnchor = new Map<string, string[]>();
+  for (const secret of secrets) {
+    if (secret.length <= ANCHOR_LENGTH) {
+      whole.push(secret);
+      continue;
+    }
+    const anchor = secret.slice(-ANCHOR_LENGTH);
+    const group = byAnchor.get(anchor);
+    if (group) group.push(secret);
+    else byAnchor.set(anchor, [secret]);
+  }
+  for (const group of byAnchor.values()) group.sort((a, b) => b.length - a.length);
+  // Longest first: at one position the longest secret that starts there wins, and covers the rest.
+  whole.sort((a, b) => b.length - a.length);
+  const passes: Pass[] = [];
+  for (const pattern of alternations(whole)) passes.push({ pattern });
+  for (const pattern of alternations([...byAnchor.keys()])) passes.push({ pattern, byAnchor });
+  return passes;
 }
 
 /** Literal alternations of `texts`, in groups V8 compiles; a group it refuses is split. */

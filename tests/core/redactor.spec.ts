@@ -101,3 +101,27 @@ test('JSON output is masked string by string: a short secret inside a number lea
   // What masking the serialized text gave: digits masked inside the number, not JSON any more.
   expect(() => JSON.parse(redactor.redact(JSON.stringify({ expiresAt: 1795683600123 })))).toThrow();
 });
+
+// Issue 29: `multiauth check` prints a line per user as each signs in, and every new secret made
+// the whole matcher compile again: 1,000 users took 52 s of masking alone.
+// Its speed is the bench's (`scale-check-parallel`); here, that every secret learnt so is masked.
+test('secrets learnt between prints are all masked, one print at a time', () => {
+  const redactor = new Redactor().add('xab', 'Q'.repeat(40) + 'shared-end');
+  expect(redactor.redact('1xab2')).toBe(`1${MASK}2`);
+  // Learnt after the first print: a longer secret over an older one, a long one sharing an older one's end.
+  redactor.add('abcdef', 'R'.repeat(50) + 'shared-end');
+  expect(redactor.redact('1xabcdef2')).toBe(`1${MASK}2`);
+  expect(redactor.redact(`<${'R'.repeat(50)}shared-end> <${'Q'.repeat(40)}shared-end>`)).toBe(`<${MASK}> <${MASK}>`);
+  // A secret taken out again (it is an identifier) is shown; the others stay masked.
+  redactor.keep('abcdef');
+  expect(redactor.redact('abcdef xab')).toBe(`abcdef ${MASK}`);
+
+  const tokens: string[] = [];
+  for (let i = 0; i < 1_000; i++) {
+    const token = `tok-${i}-${'k'.repeat(i % 50)}-end`;
+    tokens.push(token);
+    redactor.add(token);
+    expect(redactor.redact(`user-${i} ${token}`)).toBe(`user-${i} ${MASK}`);
+  }
+  expect(redactor.redact(tokens.join(' '))).toBe(tokens.map(() => MASK).join(' '));
+});

@@ -1,7 +1,7 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanUser } from '../../compile/index.js';
-import { planSecrets, registerPlan } from '../../compile/index.js';
+import { planIdentifiers, planSecrets, registerPlan } from '../../compile/index.js';
 import { didYouMean } from '../../core/suggest.js';
 import { usablePlanUser } from './find-user.js';
 import { emptySession, sessionSecrets } from '../session/apply.js';
@@ -211,16 +211,16 @@ function signIn(
 
 const registered = new WeakMap<Redactor, WeakSet<Plan>>();
 
-/** A plan's secrets, found once: a plan is not changed after it is compiled, and the search walks every user. */
-const secretsOfPlan = new WeakMap<Plan, string[]>();
+/** A plan's secrets and identifiers, found once: a plan is not changed after it is compiled, and the search walks every user. */
+const namesOfPlan = new WeakMap<Plan, { secrets: string[]; identifiers: string[] }>();
 
 /** Registers the plan's secrets (passwords, credential values, secrets compiled into procedures) once per redactor. */
 function registerPlanSecrets(redactor: Redactor, plan: Plan): void {
   let plans = registered.get(redactor);
   if (!plans) registered.set(redactor, (plans = new WeakSet()));
   if (plans.has(plan)) return;
-  let secrets = secretsOfPlan.get(plan);
-  if (!secrets) secretsOfPlan.set(plan, (secrets = planSecrets(plan)));
-  registerPlan(redactor, plan, secrets);
+  let names = namesOfPlan.get(plan);
+  if (!names) namesOfPlan.set(plan, (names = { secrets: planSecrets(plan), identifiers: planIdentifiers(plan) }));
+  registerPlan(redactor, plan, names.secrets, names.identifiers);
   plans.add(plan);
 }

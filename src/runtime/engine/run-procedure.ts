@@ -1,6 +1,7 @@
 import type { Redactor } from '../../core/redactor.js';
 import type { Plan, PlanCredentials, PlanOperation, PlanProcedure, PlanUser } from '../../compile/index.js';
 import { withContext } from '../../core/error-context.js';
+import { setOwn } from '../../core/json-path.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { computeExpiry } from './expiry.js';
 import { extract } from './extract/index.js';
@@ -86,11 +87,12 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       observed: (observation) => (observed = observation),
       ...(run.passkey ? { passkey: run.passkey } : {}),
     };
-    const started = performance.now();
-    const view = { procedure: procedure.name, step: index, stepKind: stepKind(op) };
+    // What only events need is made only when someone listens: a sign-in that allocates less costs less.
+    const { onEvent } = run;
+    const started = onEvent ? performance.now() : 0;
     try {
       const result = await runStep(op, ctx);
-      const stepExtracted: string[] = [];
+      const stepExtracted: string[] | undefined = onEvent ? [] : undefined;
       const last = result.observation.responses.at(-1);
       if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
       if (result.variables) {
@@ -106,13 +108,13 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
         run.redactor.add(value);
         scope[extraction.name] = value;
         extractedNames.push(extraction.name);
-        stepExtracted.push(extraction.name);
+        stepExtracted?.push(extraction.name);
         produced.add(extraction.name);
         firstExtracted ??= value;
       }
-      run.onEvent?.({
-        kind: 'step', ...view, ...exchangeViews(result.observation), ms: performance.now() - started,
-        extracted: stepExtracted, stored: Object.keys(result.variables ?? {}),
+      onEvent?.({
+        kind: 'step', ...stepView(procedure, index, op), ...exchangeViews(result.observation), ms: performance.now() - started,
+        extracted: stepExtracted ?? [], stored: Object.keys(result.variables ?? {}),
       });
       if (result.digest) {
         // The username and password are the config's: completeSession puts them back.
@@ -122,7 +124,7 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
       if (result.origins) session.origins.push(...result.origins);
       if (result.cookies) session.cookies.push(...result.cookies);
     } catch (error) {
-      run.onEvent?.({ kind: 'step-failed', ...view, ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
+      onEvent?.({ kind: 'step-failed', ...stepView(procedure, index, op), ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
       const explained = op.tech === 'browser' ? {} : explainFailedStep(error, observed, run.redactor);
       throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) }, ...explained }, run.redactor);
     }
@@ -180,14 +182,22 @@ function passkeySigner(user: PlanUser, run: PasskeyRun | undefined): WebAuthnSig
  * refreshes that the config does not set (a refresh token from the first sign-in).
  */
 function producedVariables(scope: Record<string, string>, produced: Set<string>, run: ProcedureRun): Record<string, string> {
-  const fromConfig = new Set(Object.keys(run.variables));
-  if (run.credentials.username !== undefined) fromConfig.add('username');
-  if (run.credentials.password !== undefined) fromConfig.add('password');
-  // A Map, then fromEntries: a variable named __proto__ becomes a property, never a prototype.
-  const kept = new Map<string, string>();
-  for (const [name, value] of Object.entries(run.previous ?? {})) if (!fromConfig.has(name)) kept.set(name, value);
-  for (const name of produced) kept.set(name, scope[name] as string);
-  return Object.fromEntries(kept);
+  const { credentials, variables, previous } = run;
+  // setOwn: a variable named __proto__ becomes a property, never a prototype.
+  const kept: Record<string, string> = {};
+  if (previous) {
+    for (const name of Object.keys(previous)) {
+      const fromConfig = Object.hasOwn(variables, name) || (name === 'username' && credentials.username !== undefined) || (name === 'password' && credentials.password !== undefined);
+      if (!fromConfig) setOwn(kept, name, previous[name]);
+    }
+  }
+  for (const name of produced) setOwn(kept, name, scope[name]);
+  return kept;
+}
+
+/** How events name a step. */
+function stepView(procedure: PlanProcedure, step: number, op: PlanOperation): { procedure: string; step: number; stepKind: string } {
+  return { procedure: procedure.name, step, stepKind: stepKind(op) };
 }
 
 /** What errors call a step: its `tech`, or `curl` for a request the config wrote as a curl command. */

@@ -145,62 +145,63 @@ export function emptySession(user: string, now: number): Session {
  * over a static value of the same name (headers ignoring case, cookies and query parameters by
  * name), as an injection replaces it; the credentials body becomes `body.merge`; HTTP Basic is
  * added by the `requests` rule when no `Authorization` is set; a digest challenge gets the
- * username and password back. `produced` is not modified; without static credentials the session
- * shares its parts with it (sessions are not changed after they are made: a refresh makes a new one).
+ * username and password back. `produced` is not modified; the session shares with it every part
+ * the credentials add nothing to (sessions are not changed after they are made: a refresh makes a
+ * new one).
  *
  * @example
  * withStaticCredentials(fromCache, user.credentials).headers; // { 'X-Tenant': ['acme'], Authorization: ['Bearer …'] }
  */
 export function withStaticCredentials(produced: SignInResult, credentials: PlanCredentials): Session {
-  const { headers: staticHeaders, cookies: staticCookies, query: staticQuery, body, basic, storage } = credentials;
-  if (!staticHeaders.length && !staticCookies.length && !staticQuery.length && body === undefined && basic !== 'requests' && !produced.digest && !storage) {
-    // Most users have nothing static: every sign-in and every cached session takes this way.
-    const { digest: _none, ...session } = produced;
-    return session;
+  const { headers: staticHeaders, cookies: staticCookies, query: staticQuery, body, basic, storage, username, password } = credentials;
+  const basicHeader = basic === 'requests' && username !== undefined && password !== undefined;
+  const { digest, ...session }: SignInResult = produced;
+  // Every part is built only when the credentials add to it: most users add nothing, and a sign-in
+  // that allocates less costs less (docs/performance.md).
+  if (staticHeaders.length || basicHeader) session.headers = staticHeadersUnder(produced.headers, staticHeaders, basicHeader ? basicAuthorization(username as string, password as string) : undefined);
+  if (staticCookies.length) {
+    const producedCookies = new Set(produced.cookies.map((c) => c.name));
+    const cookies = staticCookies
+      .filter(({ name }) => !producedCookies.has(name))
+      .flatMap(({ name, values, ...attributes }) => values.map((v) => ({ name, value: encodeURIComponent(v), ...attributes })));
+    session.cookies = [...cookies, ...produced.cookies];
   }
-  // Maps, then fromEntries: a name such as __proto__ (from a config or a cache file) stays a property.
-  const headers = new Map<string, string[]>();
-  for (const { name, values } of credentials.headers) {
-    const existing = [...headers.keys()].find((n) => n.toLowerCase() === name.toLowerCase());
-    if (existing) headers.get(existing)?.push(...values);
-    else headers.set(name, [...values]);
+  if (staticQuery.length) {
+    // Maps, then fromEntries: a name such as __proto__ (from a config or a cache file) stays a property.
+    const query = new Map<string, string[]>();
+    for (const { name, values } of staticQuery) query.set(name, [...(query.get(name) ?? []), ...values]);
+    for (const [name, values] of Object.entries(produced.query)) query.set(name, values);
+    session.query = Object.fromEntries(query);
   }
-  const { username, password } = credentials;
-  const hasAuthorization = [...headers.keys()].some((n) => n.toLowerCase() === 'authorization');
-  if (credentials.basic === 'requests' && username !== undefined && password !== undefined && !hasAuthorization) {
-    headers.set('Authorization', [basicAuthorization(username, password)]);
-  }
-  const producedNames = new Set(Object.keys(produced.headers).map((n) => n.toLowerCase()));
-  for (const name of [...headers.keys()]) if (producedNames.has(name.toLowerCase())) headers.delete(name);
-  for (const [name, values] of Object.entries(produced.headers)) headers.set(name, [...values]);
-
-  const producedCookies = new Set(produced.cookies.map((c) => c.name));
-  const cookies = credentials.cookies
-    .filter(({ name }) => !producedCookies.has(name))
-    .flatMap(({ name, values, ...attributes }) => values.map((v) => ({ name, value: encodeURIComponent(v), ...attributes })));
-
-  const query = new Map<string, string[]>();
-  for (const { name, values } of credentials.query) query.set(name, [...(query.get(name) ?? []), ...values]);
-  for (const [name, values] of Object.entries(produced.query)) query.set(name, [...values]);
-
-  const { digest, ...rest } = produced;
-  const session: Session = {
-    ...rest,
-    headers: Object.fromEntries(headers),
-    cookies: [...cookies, ...rest.cookies.map((cookie) => ({ ...cookie }))],
-    query: Object.fromEntries(query),
-    body: credentials.body === undefined ? { set: { ...rest.body.set } } : { merge: cloneJson(credentials.body), set: { ...rest.body.set } },
-    variables: { ...rest.variables },
-    origins: structuredClone(rest.origins),
-    ...(storage ? { scopeStorage: structuredClone(storage) } : {}),
-  };
+  if (body !== undefined) session.body = { merge: cloneJson(body), set: produced.body.set };
+  const complete: Session = storage ? { ...session, scopeStorage: structuredClone(storage) } : session;
   if (digest) {
     if (username === undefined || password === undefined) {
       throw new Error(`a digest session of user "${produced.user}" without a username and password to answer with`);
     }
-    session.digest = { ...digest, username, password };
+    complete.digest = { ...digest, username, password };
   }
-  return session;
+  return complete;
+}
+
+/**
+ * Static headers (same name ignoring case: values appended), then Basic unless one of them is an
+ * `Authorization`, each dropped where the sign-in produced a header of its name, then the
+ * produced headers.
+ */
+function staticHeadersUnder(produced: Record<string, string[]>, staticHeaders: PlanCredentials['headers'], basic: string | undefined): Record<string, string[]> {
+  // Maps, then fromEntries: a name such as __proto__ (from a config or a cache file) stays a property.
+  const headers = new Map<string, string[]>();
+  for (const { name, values } of staticHeaders) {
+    const existing = [...headers.keys()].find((n) => n.toLowerCase() === name.toLowerCase());
+    if (existing) headers.get(existing)?.push(...values);
+    else headers.set(name, [...values]);
+  }
+  if (basic !== undefined && ![...headers.keys()].some((n) => n.toLowerCase() === 'authorization')) headers.set('Authorization', [basic]);
+  const producedNames = new Set(Object.keys(produced).map((n) => n.toLowerCase()));
+  for (const name of [...headers.keys()]) if (producedNames.has(name.toLowerCase())) headers.delete(name);
+  for (const [name, values] of Object.entries(produced)) headers.set(name, values);
+  return Object.fromEntries(headers);
 }
 
 

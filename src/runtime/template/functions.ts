@@ -213,6 +213,16 @@ function totpCalls(expr: TemplateExpr): Array<Extract<TemplateExpr, { kind: 'cal
 const totpStrings = new WeakMap<object, string[]>();
 
 /** The strings inside `value` that call `totp(`, known once per object (a plan's requests do not change). */
+/**
+ * Whether a string inside `value` holds `totp(`; known once per object, as {@link totpWaitMs} knows it.
+ *
+ * @example
+ * mentionsTotp({ body: { code: '{{ totp(secret) }}' } }); // true
+ */
+export function mentionsTotp(value: unknown): boolean {
+  return stringsWith(value, 'totp(').length > 0;
+}
+
 function stringsWith(value: unknown, needle: 'totp('): string[] {
   if (value === null || typeof value !== 'object') return walkStrings(value, needle);
   let found = totpStrings.get(value);

@@ -1,7 +1,7 @@
 import { MultiAuthError } from '../../core/errors.js';
 import type { ConfigPath } from '../../core/path.js';
 import { parsedTemplate, scanTemplate, TEMPLATE_LIMITS, TemplateSyntaxError, unclosedMessage } from '../../core/template-expr.js';
-import { evaluateTemplate, totpWaitMs, type EvaluationScope } from './functions.js';
+import { evaluateTemplate, mentionsTotp, totpWaitMs, type EvaluationScope } from './functions.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isPlainObject } from '../../core/json-path.js';
 import type { WebAuthnSigner } from './webauthn.js';
@@ -180,15 +180,19 @@ function unknownVariable(name: string, scope: TemplateScope, where: TemplateWher
 /**
  * Waits, when `value` holds a `totp()` whose code is in the last seconds of its period, for the
  * next period (a code that expires on its way is refused): called just before `value` is expanded.
+ * Returns nothing to wait for when `value` holds no `totp(`: most requests, which then spare the
+ * promise (await it only when there is one).
  *
  * @example
- * await awaitFreshTotp(op.request, scope);
+ * const fresh = awaitFreshTotp(op.request, scope);
+ * if (fresh) await fresh;
  * const request = expandTemplate(op.request, scope, where);
  */
-export async function awaitFreshTotp(value: unknown, scope: TemplateScope): Promise<void> {
+export function awaitFreshTotp(value: unknown, scope: TemplateScope): Promise<void> | undefined {
+  if (!mentionsTotp(value)) return undefined;
   const wait = totpWaitMs(value, {
     lookup: (name) => (Object.hasOwn(scope, name) ? scope[name] : undefined),
     unknown: (name) => new Error(`unknown variable ${name}`),
   });
-  if (wait > 0) await sleep(wait);
+  return wait > 0 ? sleep(wait) : undefined;
 }

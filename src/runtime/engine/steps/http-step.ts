@@ -27,7 +27,8 @@ export function runHttpStep(op: PlanHttpOperation, ctx: StepContext): Promise<St
 
 async function sendOperation(op: PlanHttpOperation, ctx: StepContext): Promise<StepResult> {
   const where = op.origin === ctx.where.path ? ctx.where : { ...ctx.where, path: op.origin };
-  await awaitFreshTotp(op.request, ctx.scope);
+  const fresh = awaitFreshTotp(op.request, ctx.scope);
+  if (fresh) await fresh;
   const wire = buildWireRequest(op.request, ctx.scope, ctx.credentials, where, ctx.plan.proxy, ctx.redactor);
   if (op.source) checkCurlWire(wire);
   // An Authorization built here (Basic from credentials or curl -u) is as secret as its parts.
