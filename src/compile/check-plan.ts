@@ -1,6 +1,7 @@
 import type { ConfigIssue } from '../core/errors.js';
 import type { Plan, PlanProcedure } from './plan.js';
 import { SIGN_IN_VALUE_NAMES } from '../core/template-expr.js';
+import { checkWebAuthnUsers } from './webauthn-check.js';
 import { declaredVariables, producedBy, producedByProcedure, usedBy } from './variables-in-plan.js';
 
 const SIGN_IN_VALUES: ReadonlySet<string> = new Set(SIGN_IN_VALUE_NAMES);
@@ -22,6 +23,7 @@ interface ProcedureRun {
  *   declared for any user that runs the procedure (variables, or username/password from
  *   credentials), not extracted by an earlier operation, and, for refresh runs, not a variable of the
  *   sign-in being refreshed. Procedures that no user runs are not checked for this.
+ * - warning: a user without `passkey` runs a procedure that calls `webauthn_assertion()`.
  *
  * @example
  * checkPlan(compile(config));
@@ -33,7 +35,7 @@ export function checkPlan(plan: Plan): ConfigIssue[] {
   return Object.values(plan.procedures).flatMap((procedure) => [
     ...checkTemplates(procedure, runs.get(procedure.name) ?? []),
     ...checkInjections(procedure, runs.get(procedure.name) ?? []),
-  ]);
+  ]).concat(checkWebAuthnUsers(plan));
 }
 
 function procedureRuns(plan: Plan): Map<string, ProcedureRun[]> {

@@ -203,3 +203,35 @@ presets:
 `;
   expect(checkPlan(compileYaml(yaml))).toEqual([]);
 });
+
+test('a user without passkey that runs a procedure calling webauthn_assertion() is warned about, once per procedure; users with one are not', () => {
+  const issues = checkPlan(compileYaml(`
+procedures:
+  - name: passkey
+    operations:
+      - tech: http
+        parameters: { url: "https://x.test/options", method: POST }
+        extractions: [{ name: options, location: body, key: "" }]
+      - tech: http
+        parameters: { url: "https://x.test/verify", method: POST, body: "{{ webauthn_assertion(options) }}" }
+        extractions: [{ name: token, location: body, key: token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: token }]
+users:
+  - name: alice
+    procedure: passkey
+    passkey: { rp_id: x.test, id: aWQ, user_handle: dQ, private_key: a2V5, public_key: cHVi }
+  - { name: bob, procedure: passkey }
+  - name: carol
+    procedure: passkey
+    refresh: { procedure: passkey, keep: false }
+`));
+  expect(issues).toEqual([
+    {
+      severity: 'warning',
+      path: ['procedures', 0, 'operations', 1],
+      message: 'user "bob" runs procedure "passkey", whose {{ webauthn_assertion() }} signs with the user\'s passkey; bob has none',
+      hint: 'Give "bob" a passkey: {rp_id, id, user_handle, private_key, public_key} (multiauth passkey new makes one), see docs/passkeys.md.',
+    },
+    expect.objectContaining({ message: expect.stringContaining('user "carol" runs procedure "passkey"') }),
+  ]);
+});
