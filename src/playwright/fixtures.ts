@@ -195,7 +195,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
       await restoreBrowserStorage(context, _authResolved.session, scope);
-      keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth);
+      keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
     }
     await use(context);
     await keepPasskey?.();

@@ -1,5 +1,7 @@
 import type { BrowserContext } from '@playwright/test';
+import type { Redactor } from '../core/redactor.js';
 import { heldPasskeys, seedPasskey, type PasskeyCredential, type Session } from '../runtime/index.js';
+import { toSpecError } from './spec-error.js';
 
 /** What a test context needs of the worker's sessions for a passkey (`WorkerAuth`). */
 export interface PasskeyKeeper {
@@ -20,10 +22,15 @@ export interface PasskeyKeeper {
  * await use(context);
  * await keep();
  */
-export async function seedSessionPasskey(context: BrowserContext, session: Session, keeper: PasskeyKeeper): Promise<() => Promise<void>> {
+export async function seedSessionPasskey(context: BrowserContext, session: Session, keeper: PasskeyKeeper, redactor?: Redactor): Promise<() => Promise<void>> {
   const seeded = await keeper.passkeyFor(session);
   if (!seeded) return async () => {};
-  await seedPasskey(context, seeded, { user: session.user });
+  try {
+    await seedPasskey(context, seeded, { user: session.user });
+  } catch (error) {
+    // A user's mistake (an old Playwright, a key that does not parse): its text, masked, no stack.
+    throw toSpecError(error, redactor);
+  }
   return async () => {
     // Best effort: a context the test closed itself has nothing to read any more.
     const held = await heldPasskeys(context).catch(() => []);

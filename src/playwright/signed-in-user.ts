@@ -85,7 +85,7 @@ async function openContext(parts: BrowserParts): Promise<BrowserContext> {
   await routeSession(context, parts.live, session, scope, parts.reauth);
   await restoreBrowserStorage(context, session, scope);
   // Closed with the test's other contexts: the counter its pages leave is not kept back.
-  await seedSessionPasskey(context, session, parts.passkeys);
+  await seedSessionPasskey(context, session, parts.passkeys, parts.redactor);
   return context;
 }
 
