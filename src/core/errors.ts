@@ -62,6 +62,12 @@ export const ErrorCode = {
   OPENAPI_INVALID: 'OPENAPI_INVALID',
   /** A cell of the access matrix got another answer than `access.expect` says (docs/access.md). */
   ACCESS_UNEXPECTED: 'ACCESS_UNEXPECTED',
+  /** `multiauth draft --har FILE`: the file is not a HAR (not JSON, not HAR 1.2's shape, a `__proto__` key). */
+  HAR_INVALID: 'HAR_INVALID',
+  /** `multiauth draft --har FILE`: the HAR exceeds a bound (size, entries, nesting, headers, body). */
+  HAR_LIMIT: 'HAR_LIMIT',
+  /** `multiauth draft`: the HAR holds no sign-in the drafter recognises, or nothing signed in after it. */
+  DRAFT_NO_SIGN_IN: 'DRAFT_NO_SIGN_IN',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,140 @@
+import { compileUserRegex } from '../core/regex.js';
+import type { Exchange } from './exchanges.js';
+import { isPlainObject } from '../core/json-path.js';
+import { HAR_LIMITS } from './har-limits.js';
+
+/** Where a response first gave a value: what an extraction of the format reads it back from. */
+export interface Origin {
+  exchange: Exchange;
+  location: 'body' | 'header' | 'cookie';
+  /** JSON dot path, header name, cookie name; for a regex on a page, the field's name. */
+  key: string;
+  /** A bounded RE2 pattern whose group 1 is the value (HTML and text bodies). */
+  regex?: string;
+  /** The origin in words, for evidence: `JSON field data.auth.access_token`. */
+  what: string;
+}
+
+/** Characters of a page around a value that a regex may anchor on. */
+const ANCHOR_CHARS = 24;
+
+/**
+ * Every value the responses of the recording gave, indexed once: JSON string leaves, header
+ * values and cookies set, each with its first origin. Pages (HTML, text) are searched on demand
+ * ({@link findOrigin}), since any part of them may be the value.
+ */
+export class OriginIndex {
+  private readonly first = new Map<string, Origin>();
+  private count = 0;
+
+  constructor(private readonly exchanges: readonly Exchange[]) {
+    for (const exchange of exchanges) {
+      for (const cookie of exchange.setCookies) this.remember(cookie.value, { exchange, location: 'cookie', key: cookie.name, what: `cookie ${cookie.name}` });
+      for (const h of exchange.responseHeaders) {
+        const name = h.name.toLowerCase();
+        if (name === 'set-cookie' || name === 'date' || name === 'etag' || name === 'content-length') continue;
+        this.remember(h.value, { exchange, location: 'header', key: h.name, what: `header ${h.name}` });
+      }
+      const json = exchange.responseBody?.json;
+      if (json !== undefined) this.leaves(json, '', exchange, 0);
+    }
+  }
+
+  /**
+   * Where `value` first appeared in a response of an exchange before `before` (its index in the
+   * recording): a JSON field, a header, a cookie, then a page (HTML hidden input or meta tag, else
+   * a bounded regex around it). Undefined when no response before it held the value.
+   *
+   * @example
+   * index.findOrigin(token, 7)?.what; // 'JSON field data.auth.access_token'
+   */
+  findOrigin(value: string, before: number): Origin | undefined {
+    const known = this.first.get(value) ?? this.first.get(safeDecode(value));
+    const page = this.pageOrigin(value, before, known?.exchange.index ?? before);
+    if (known && known.exchange.index < before && (!page || known.exchange.index <= page.exchange.index)) return known;
+    return page;
+  }
+
+  private pageOrigin(value: string, before: number, notAfter: number): Origin | undefined {
+    for (const exchange of this.exchanges) {
+      if (exchange.index >= before || exchange.index > notAfter) break;
+      const body = exchange.responseBody;
+      if (!body || body.json !== undefined) continue;
+      const at = body.text.indexOf(value);
+      if (at < 0) continue;
+      const origin = htmlFieldOrigin(exchange, body.text, value) ?? aroundOrigin(exchange, body.text, value, at);
+      if (origin) return origin;
+    }
+    return undefined;
+  }
+
+  private remember(value: string, origin: Origin): void {
+    if (value.length < 4 || this.count >= HAR_LIMITS.values) return;
+    this.count++;
+    if (!this.first.has(value)) this.first.set(value, origin);
+  }
+
+  private leaves(value: unknown, path: string, exchange: Exchange, depth: number): void {
+    if (depth > HAR_LIMITS.bodyDepth || this.count >= HAR_LIMITS.values) return;
+    if (typeof value === 'string') {
+      if (path) this.remember(value, { exchange, location: 'body', key: path, what: `JSON field ${path}` });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => this.leaves(item, path ? `${path}.${i}` : String(i), exchange, depth + 1));
+    } else if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        // A key with a dot cannot be written as a dot path.
+        if (key.includes('.') || key === '') continue;
+        this.leaves(item, path ? `${path}.${key}` : key, exchange, depth + 1);
+      }
+    }
+  }
+}
+
+/**
+ * The value as the `value` (or `content`) attribute of a tag that has a `name` (or `id`): a hidden
+ * input of a login form, a `<meta name="csrf-token">`. The regex is checked to read the value back.
+ */
+function htmlFieldOrigin(exchange: Exchange, text: string, value: string): Origin | undefined {
+  const attr = text.indexOf(`="${value}"`);
+  if (attr < 0) return undefined;
+  const start = text.lastIndexOf('<', attr);
+  const end = text.indexOf('>', attr);
+  if (start < 0 || end < 0 || attr - start > 2000) return undefined;
+  const tag = text.slice(start, end + 1);
+  const valueAttr = /\s(value|content)="$/.exec(text.slice(start, attr + 2))?.[1];
+  const name = /\s(?:name|id)="([^"]{1,200})"/.exec(tag)?.[1];
+  if (!valueAttr || !name) return undefined;
+  const quoted = escapeRegex(name);
+  const nameFirst = tag.indexOf(`"${name}"`) < tag.indexOf(`${valueAttr}="`);
+  const regex = nameFirst ? `"${quoted}"[^>]*?\\s${valueAttr}="([^"]*)"` : `\\s${valueAttr}="([^"]*)"[^>]*?"${quoted}"`;
+  return readsBack(regex, text, value) ? { exchange, location: 'body', key: name, regex, what: `page field "${name}" (${tag.slice(1).split(/\s/)[0]} ${valueAttr})` } : undefined;
+}
+
+/** A regex anchored on the text just before the value, up to the next quote, blank or bracket. */
+function aroundOrigin(exchange: Exchange, text: string, value: string, at: number): Origin | undefined {
+  if (/["'<>\s]/.test(value)) return undefined;
+  const anchor = text.slice(Math.max(0, at - ANCHOR_CHARS), at).replace(/^[^\n]*\n/, '');
+  if (anchor.length < 4) return undefined;
+  const regex = `${escapeRegex(anchor)}([^"'<>\\s]+)`;
+  return readsBack(regex, text, value) ? { exchange, location: 'body', key: 'value', regex, what: 'text of the page' } : undefined;
+}
+
+function readsBack(regex: string, text: string, value: string): boolean {
+  try {
+    return compileUserRegex(regex).exec(text)?.[1] === value;
+  } catch {
+    return false;
+  }
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
