@@ -143,6 +143,10 @@ function compactForm(
   const single = analysis.steps.length === 1;
   const sign = describeExchange(signIn.exchange);
   const bearerOnly = analysis.sessionHeaders.length <= 1 && analysis.sessionHeaders.every((h) => h.name.toLowerCase() === 'authorization' && h.prefix?.toLowerCase() === 'bearer');
+  if (signIn.kind === 'oauth' && signIn.unsent) {
+    evidence.push(`sign-in: ${sign} is an OAuth token request, but the oauth presets cannot send its ${signIn.unsent.map((n) => `"${n}"`).join(', ')} as recorded (an empty scope, or a parameter beyond the grant's): a procedure replays the request`);
+    return undefined;
+  }
   if (signIn.kind === 'oauth') {
     if (!single || !bearerOnly) todos.push(`the OAuth token request is drafted as a preset, but the recording also needed ${analysis.steps.length - 1} other requests or other headers: check them`);
     const url = `${signIn.exchange.url.origin}${signIn.exchange.url.pathname}`;
