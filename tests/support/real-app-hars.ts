@@ -69,3 +69,26 @@ export function recordNodeRedSignIn(browser: Browser, red: NodeRedServer, path: 
     await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
   });
 }
+
+/**
+ * Node-RED's admin API as its `node-red-admin` command uses it, from a page of the app: a JSON
+ * password grant to `/auth/token` (`client_id=node-red-admin`, `scope=*`), then `GET /flows` with
+ * `Authorization: Bearer`.
+ *
+ * @example
+ * const har = await recordNodeRedApiSignIn(browser, red, join(dir, 'node-red-api.har'));
+ */
+export function recordNodeRedApiSignIn(browser: Browser, red: NodeRedServer, path: string): Promise<string> {
+  return recordHar(browser, path, async (page) => {
+    await page.goto(`${red.url}/auth/login`);
+    const status = await page.evaluate(async ({ username, password }) => {
+      const grant = { client_id: 'node-red-admin', grant_type: 'password', scope: '*', username, password };
+      const answer = await fetch('/auth/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(grant) });
+      const { access_token: token } = (await answer.json()) as { access_token: string };
+      const flows = await fetch('/flows', { headers: { Authorization: `Bearer ${token}` } });
+      await flows.text();
+      return flows.status;
+    }, { username: red.username, password: red.password });
+    expect(status).toBe(200);
+  });
+}
