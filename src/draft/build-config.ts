@@ -38,8 +38,9 @@ export function buildConfig(analysis: Analysis, options: { user?: string }): Dra
   const secrets = new Set<string>();
   const evidence = [...analysis.evidence];
   const todos = [...analysis.todos];
+  // `shared:` names a secret that is not the user's (an OAuth client's): no user prefix.
   const secretEnv = (what: string, value: string): string => {
-    const name = envName(user, what);
+    const name = what.startsWith('shared:') ? envName(what.slice('shared:'.length)) : envName(user, what);
     env.set(name, value);
     secrets.add(value);
     return `\${${name}}`;
@@ -151,7 +152,7 @@ function compactForm(
     if (!single || !bearerOnly) todos.push(`the OAuth token request is drafted as a preset, but the recording also needed ${analysis.steps.length - 1} other requests or other headers: check them`);
     const url = `${signIn.exchange.url.origin}${signIn.exchange.url.pathname}`;
     const client = signIn.clientId ?? 'client';
-    const clientSecret = signIn.clientSecret === undefined ? '' : secretEnv(`${client}_client_secret`, signIn.clientSecret);
+    const clientSecret = signIn.clientSecret === undefined ? '' : secretEnv(`shared:${client}_client_secret`, signIn.clientSecret);
     if (signIn.clientSecret === undefined) todos.push('the token request sent no client secret: a public client; check that the server accepts client_secret: ""');
     const auth = signIn.clientAuth === 'basic' ? { client_auth: 'basic' } : {};
     const scopes = signIn.scope ? { scopes: signIn.scope } : {};

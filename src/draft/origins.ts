@@ -28,15 +28,16 @@ export class OriginIndex {
   private count = 0;
 
   constructor(private readonly exchanges: readonly Exchange[]) {
+    // Within one answer, a JSON field is the plainest origin to read back, a cookie the last.
     for (const exchange of exchanges) {
-      for (const cookie of exchange.setCookies) this.remember(cookie.value, { exchange, location: 'cookie', key: cookie.name, what: `cookie ${cookie.name}` });
+      const json = exchange.responseBody?.json;
+      if (json !== undefined) this.leaves(json, '', exchange, 0);
       for (const h of exchange.responseHeaders) {
         const name = h.name.toLowerCase();
         if (name === 'set-cookie' || name === 'date' || name === 'etag' || name === 'content-length') continue;
         this.remember(h.value, { exchange, location: 'header', key: h.name, what: `header ${h.name}` });
       }
-      const json = exchange.responseBody?.json;
-      if (json !== undefined) this.leaves(json, '', exchange, 0);
+      for (const cookie of exchange.setCookies) this.remember(cookie.value, { exchange, location: 'cookie', key: cookie.name, what: `cookie ${cookie.name}` });
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
+import { draftCommand } from './draft.js';
 import { loginCommand } from './login.js';
 import { matrixCommand } from './matrix.js';
 import { schemaCommand } from './schema.js';
@@ -15,6 +16,7 @@ export const commands: readonly Command[] = [
   loginCommand,
   checkCommand,
   matrixCommand,
+  draftCommand,
   usersCommand,
   typesCommand,
   schemaCommand,
