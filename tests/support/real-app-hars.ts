@@ -1,5 +1,5 @@
 import { expect, type Browser } from '@playwright/test';
-import { recordHar } from './har-record.js';
+import { pageFetch, recordHar } from './record-har.js';
 import type { DjangoServer } from './servers/django.js';
 import type { JupyterServer } from './servers/jupyter.js';
 import type { NodeRedServer } from './servers/node-red.js';
@@ -15,10 +15,10 @@ const UI_TIMEOUT = 30_000;
  * a signed-in GET carrying the `sessionid` cookie.
  *
  * @example
- * const har = await recordDjangoSignIn(browser, django, join(dir, 'django.har'));
+ * const har = await recordDjangoSignIn(browser, django, dir); // dir/django.har
  */
-export function recordDjangoSignIn(browser: Browser, django: DjangoServer, path: string): Promise<string> {
-  return recordHar(browser, path, async (page) => {
+export function recordDjangoSignIn(browser: Browser, django: DjangoServer, dir: string): Promise<string> {
+  return recordHar(browser, dir, 'django.har', async (page) => {
     await page.goto(`${django.url}/admin/`);
     await page.fill('#id_username', django.username);
     await page.fill('#id_password', django.password);
@@ -35,10 +35,10 @@ export function recordDjangoSignIn(browser: Browser, django: DjangoServer, path:
  * `X-XSRFToken`.
  *
  * @example
- * const har = await recordJupyterSignIn(browser, jupyter, join(dir, 'jupyter.har'));
+ * const har = await recordJupyterSignIn(browser, jupyter, dir); // dir/jupyter.har
  */
-export function recordJupyterSignIn(browser: Browser, jupyter: JupyterServer, path: string): Promise<string> {
-  return recordHar(browser, path, async (page) => {
+export function recordJupyterSignIn(browser: Browser, jupyter: JupyterServer, dir: string): Promise<string> {
+  return recordHar(browser, dir, 'jupyter.har', async (page) => {
     await page.goto(`${jupyter.url}/tree`);
     await page.fill('#password_input', jupyter.password);
     const listed = page.waitForResponse((r) => r.url().includes('/api/contents') && r.status() === 200, { timeout: UI_TIMEOUT });
@@ -54,10 +54,10 @@ export function recordJupyterSignIn(browser: Browser, jupyter: JupyterServer, pa
  * from jQuery); the editor then loads `/settings` and `/flows` with `Authorization: Bearer`.
  *
  * @example
- * const har = await recordNodeRedSignIn(browser, red, join(dir, 'node-red.har'));
+ * const har = await recordNodeRedSignIn(browser, red, dir); // dir/node-red.har
  */
-export function recordNodeRedSignIn(browser: Browser, red: NodeRedServer, path: string): Promise<string> {
-  return recordHar(browser, path, async (page) => {
+export function recordNodeRedSignIn(browser: Browser, red: NodeRedServer, dir: string): Promise<string> {
+  return recordHar(browser, dir, 'node-red.har', async (page) => {
     await page.goto(red.url);
     await page.fill('#node-dialog-login-username', red.username);
     await page.fill('#node-dialog-login-password', red.password);
@@ -76,19 +76,14 @@ export function recordNodeRedSignIn(browser: Browser, red: NodeRedServer, path: 
  * `Authorization: Bearer`.
  *
  * @example
- * const har = await recordNodeRedApiSignIn(browser, red, join(dir, 'node-red-api.har'));
+ * const har = await recordNodeRedApiSignIn(browser, red, dir); // dir/node-red-api.har
  */
-export function recordNodeRedApiSignIn(browser: Browser, red: NodeRedServer, path: string): Promise<string> {
-  return recordHar(browser, path, async (page) => {
+export function recordNodeRedApiSignIn(browser: Browser, red: NodeRedServer, dir: string): Promise<string> {
+  return recordHar(browser, dir, 'node-red-api.har', async (page) => {
     await page.goto(`${red.url}/auth/login`);
-    const status = await page.evaluate(async ({ username, password }) => {
-      const grant = { client_id: 'node-red-admin', grant_type: 'password', scope: '*', username, password };
-      const answer = await fetch('/auth/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(grant) });
-      const { access_token: token } = (await answer.json()) as { access_token: string };
-      const flows = await fetch('/flows', { headers: { Authorization: `Bearer ${token}` } });
-      await flows.text();
-      return flows.status;
-    }, { username: red.username, password: red.password });
-    expect(status).toBe(200);
+    const grant = { client_id: 'node-red-admin', grant_type: 'password', scope: '*', username: red.username, password: red.password };
+    const { access_token: token } = (await pageFetch(page, '/auth/token', { method: 'POST', json: grant })) as { access_token: string };
+    const flows = await pageFetch(page, '/flows', { headers: { Authorization: `Bearer ${token}` } });
+    expect(Array.isArray(flows), 'GET /flows with the token answers the flows').toBe(true);
   });
 }
