@@ -142,6 +142,20 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'config-env-typo': () => cli(['validate'], {
     'multiauth.yaml': 'users:\n  - name: alice\n    credentials: { username: alice, password: "${ALICE_PASWORD}" }\n',
   }, { ALICE_PASSWORD: 'alice-password' }),
+  'har-invalid': () => cli(['draft', '--har', 'login.har'], { 'login.har': '{"log": {}}' }),
+  // Twelve requests, the fifth a refused sign-in.
+  'draft-no-sign-in': () => cli(['draft', '--har', 'login.har'], {
+    'login.har': JSON.stringify({
+      log: {
+        entries: Array.from({ length: 12 }, (_, i) => ({
+          request: i === 4
+            ? { method: 'POST', url: 'https://app.example.test/login', headers: [], postData: { mimeType: 'application/x-www-form-urlencoded', text: 'username=alice&password=wrong-pw' } }
+            : { method: 'GET', url: `https://app.example.test/page/${i}`, headers: [] },
+          response: { status: i === 4 ? 401 : 200, headers: [] },
+        })),
+      },
+    }),
+  }),
   'types-not-ours': () => cli(['types'], { 'multiauth.yaml': TOKEN_USERS, 'multiauth.d.ts': 'export type Mine = 1;\n' }),
   'openapi-swagger2': () => cli(['matrix', '--from-openapi', 'api/swagger.yaml'], {
     'api/swagger.yaml': 'swagger: "2.0"\ninfo: { title: app, version: "1" }\npaths: {}\n',
