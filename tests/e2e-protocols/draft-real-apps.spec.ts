@@ -20,6 +20,8 @@ interface Trial {
   /** Records the sign-in into a HAR in `dir`; its path. */
   record(browser: Browser, dir: string): Promise<string>;
   password: string;
+  /** The form the draft should take (`multiauth draft --json`'s `form`): the compact one where one says it. */
+  form: string;
 }
 
 /**
@@ -74,7 +76,7 @@ function passes(check: ReturnType<typeof validations>[number], status: number, b
   return true;
 }
 
-/** Records, drafts, validates and checks; the draft's text for the test's attachment. */
+/** Records, drafts, validates and checks; the draft is attached to the test's report. */
 async function trial(browser: Browser, app: Trial): Promise<void> {
   const dir = tempDir();
   const har = await app.record(browser, dir);
@@ -82,12 +84,13 @@ async function trial(browser: Browser, app: Trial): Promise<void> {
   const secrets = [app.password, ...recordedSecrets(harText)];
   expect(secrets.length).toBeGreaterThan(1);
 
-  const drafted = await runCliAsync(['draft', '--har', har, '--out', 'multiauth.yaml'], { cwd: dir, timeoutMs: 60_000 });
+  const drafted = await runCliAsync(['draft', '--har', har, '--out', 'multiauth.yaml', '--json'], { cwd: dir, timeoutMs: 60_000 });
   const draft = readFileSync(join(dir, 'multiauth.yaml'), 'utf8');
   const example = readFileSync(join(dir, '.env.example'), 'utf8');
   await test.info().attach('multiauth.yaml', { body: draft, contentType: 'text/yaml' });
   expect(drafted.code, drafted.stderr).toBe(0);
   expect(drafted.stderr).not.toMatch(STACK_FRAME);
+  expect((JSON.parse(drafted.stdout) as { form: string }).form).toBe(app.form);
   for (const text of [draft, example, drafted.stdout, drafted.stderr]) {
     for (const secret of secrets) expect(text).not.toContain(secret);
   }
@@ -125,7 +128,7 @@ test.describe("Debian's Django admin: form, CSRF hidden input and cookie, sessio
 
   test('a recorded admin sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordDjangoSignIn(b, django, dir), password: django.password });
+    await trial(browser, { record: (b, dir) => recordDjangoSignIn(b, django, dir), password: django.password, form: 'procedure' });
   });
 });
 
@@ -139,7 +142,7 @@ test.describe("Debian's Jupyter Notebook: password form, _xsrf, X-XSRFToken", ()
 
   test('a recorded notebook sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordJupyterSignIn(b, jupyter, dir), password: jupyter.password });
+    await trial(browser, { record: (b, dir) => recordJupyterSignIn(b, jupyter, dir), password: jupyter.password, form: 'procedure' });
   });
 });
 
@@ -155,11 +158,11 @@ test.describe("Node-RED (npm): OAuth password grant at /auth/token, Bearer", () 
 
   test('a recorded editor sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordNodeRedSignIn(b, red, dir), password: red.password });
+    await trial(browser, { record: (b, dir) => recordNodeRedSignIn(b, red, dir), password: red.password, form: 'procedure' });
   });
 
   test('a recorded JSON sign-in to its admin API drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordNodeRedApiSignIn(b, red, dir), password: red.password });
+    await trial(browser, { record: (b, dir) => recordNodeRedApiSignIn(b, red, dir), password: red.password, form: 'oauth_userpass' });
   });
 });
