@@ -88,8 +88,14 @@ export function buildConfig(analysis: Analysis, options: { user?: string }): Dra
   const staticHeaders = analysis.staticHeaders.map(({ name, value }) => ({ name, values: [secretEnv(name, value)] }));
   const password = signIn.kind === 'basic' ? signIn.password : signIn.password?.value;
 
+  // The user's own headers go with every request, the sign-in's too: not a second time by hand.
+  const own = new Set(analysis.staticHeaders.map((h) => h.name.toLowerCase()));
+  const requestOf = (exchange: StepPlan['exchange']): DraftRequest => {
+    const request = draftRequest(exchange, replace, jar);
+    return { ...request, headers: request.headers.filter(([name]) => !own.has(name.toLowerCase())) };
+  };
   if (analysis.steps.length === 1 && signIn.kind !== 'oauth') {
-    const request = draftRequest(signIn.exchange, replace, jar);
+    const request = requestOf(signIn.exchange);
     const presetUser: Record<string, unknown> = { username: user };
     if (password !== undefined) presetUser.password = secretEnv('password', password);
     if (login !== undefined && login !== user) evidence.push(`the user is named "${user}"; the recorded login stays in the request`);
@@ -106,7 +112,7 @@ export function buildConfig(analysis: Analysis, options: { user?: string }): Dra
   }
 
   const operations = analysis.steps.map((step) => {
-    const request = draftRequest(step.exchange, replace, jar);
+    const request = requestOf(step.exchange);
     return { tech: 'http', parameters: procedureRequest(request), extractions: extractionsOf(step) };
   });
   const credentials: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 import { redactedUrl } from '../core/urls.js';
 import { carriedBy, type Carried } from './carried.js';
 import { header, type Exchange } from './exchanges.js';
-import { isDistinctive, isStaticAsset, looksSecret } from './heuristics.js';
+import { isDistinctive, looksSecret } from './heuristics.js';
 import { variableName } from './names.js';
 import { OriginIndex, type Origin } from './origins.js';
 import { succeeded, type SignIn } from './sign-in.js';
@@ -221,7 +221,12 @@ function redirectHeads(exchanges: readonly Exchange[]): Map<number, Exchange> {
   return heads;
 }
 
-/** The session check: a signed-in JSON answer first, else another non-page answer, else the last page opened; never a static file. */
+/** Scripts, styles, images and fonts: served to anyone, so they prove nothing about a session. */
+function isAsset(exchange: Exchange): boolean {
+  const mime = exchange.responseBody?.mime ?? header(exchange.responseHeaders, 'content-type') ?? '';
+  return /\.(css|js|mjs|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot)$/i.test(exchange.url.pathname) || /^(text\/css|image\/|font\/)|javascript/i.test(mime);
+}
+
 function pickValidation(
   exchanges: readonly Exchange[],
   after: number,
@@ -230,13 +235,11 @@ function pickValidation(
   sessionCookies: readonly string[],
 ): Exchange | undefined {
   const candidates = exchanges.filter((e) => {
-    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index)) return false;
-    if (isStaticAsset(e.url.pathname, e.responseBody?.mime ?? header(e.responseHeaders, 'content-type'))) return false;
+    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index) || isAsset(e)) return false;
     const names = new Set(e.requestHeaders.map((h) => h.name.toLowerCase()));
     const cookies = new Set(e.requestCookies.map((c) => c.name));
     return sessionHeaders.some((h) => names.has(h.name.toLowerCase())) || sessionCookies.some((c) => cookies.has(c)) || names.has('authorization');
   });
-  const api = candidates.find((e) => e.responseBody?.json !== undefined);
-  // A page the person opened last is the one they meant to see signed in (Django's admin has no API).
-  return api ?? candidates.find((e) => !/html/.test(e.responseBody?.mime ?? '')) ?? candidates.at(-1);
+  // The check does not follow redirects, so a page that answered 200 is a signed-in answer too.
+  return candidates.find((e) => e.responseBody?.json !== undefined) ?? candidates[0];
 }

@@ -19,10 +19,6 @@ const TRANSPORT_HEADERS = new Set([
   'if-modified-since', 'purpose', 'sec-purpose', 'content-type', 'accept',
 ]);
 
-/** Answers that are files every visitor gets (style sheets, scripts, images, fonts), by media type or by extension. */
-const STATIC_MIME = /^(text\/css|(text|application)\/(x-)?(java|ecma)script|image\/|font\/|application\/(font|x-font|wasm))/;
-const STATIC_PATH = /\.(css|m?js|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot|wasm)$/i;
-
 /** Authorization schemes written as a prefix of the value (`Bearer x`). */
 const AUTH_SCHEMES = /^(Bearer|Token|JWT|Basic|Digest|ApiKey|Api-Key|DPoP)\s+/i;
 
@@ -65,17 +61,6 @@ export function isOtpName(name: string): boolean {
 export function isTransportHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return TRANSPORT_HEADERS.has(lower) || lower.startsWith('sec-') || lower.startsWith(':');
-}
-
-/**
- * Whether an answer is a static file (a style sheet, script, image or font): servers hand those to
- * anyone, so one answered with the session proves nothing about the session.
- *
- * @example
- * isStaticAsset('/static/admin/css/base.css', 'text/css'); // true
- */
-export function isStaticAsset(path: string, mime: string | undefined): boolean {
-  return STATIC_MIME.test(mime ?? '') || STATIC_PATH.test(path);
 }
 
 /**

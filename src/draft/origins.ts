@@ -15,6 +15,9 @@ export interface Origin {
   what: string;
 }
 
+/** Characters of pages searched for values at most, all searches together: the work stays bounded. */
+const PAGE_SEARCH_CHARS = 512 * 1024 * 1024;
+
 /** Characters of a page around a value that a regex may anchor on. */
 const ANCHOR_CHARS = 24;
 
@@ -25,7 +28,10 @@ const ANCHOR_CHARS = 24;
  */
 export class OriginIndex {
   private readonly first = new Map<string, Origin>();
+  private readonly pages = new Map<string, Origin | undefined>();
   private count = 0;
+  /** Characters of pages searched so far, for {@link PAGE_SEARCH_CHARS}. */
+  private scanned = 0;
 
   constructor(private readonly exchanges: readonly Exchange[]) {
     // Within one answer, a JSON field is the plainest origin to read back, a cookie the last.
@@ -51,22 +57,26 @@ export class OriginIndex {
    */
   findOrigin(value: string, before: number): Origin | undefined {
     const known = this.first.get(value) ?? this.first.get(safeDecode(value));
-    const page = this.pageOrigin(value, before, known?.exchange.index ?? before);
-    if (known && known.exchange.index < before && (!page || known.exchange.index <= page.exchange.index)) return known;
-    return page;
+    const page = this.pageOrigin(value);
+    const candidates = [known, page].filter((o): o is Origin => o !== undefined && o.exchange.index < before);
+    return candidates.sort((a, b) => a.exchange.index - b.exchange.index)[0];
   }
 
-  private pageOrigin(value: string, before: number, notAfter: number): Origin | undefined {
+  /** The first page that holds `value` where a regex reads it back; searched once per value, within a budget. */
+  private pageOrigin(value: string): Origin | undefined {
+    if (this.pages.has(value)) return this.pages.get(value);
+    let found: Origin | undefined;
     for (const exchange of this.exchanges) {
-      if (exchange.index >= before || exchange.index > notAfter) break;
       const body = exchange.responseBody;
-      if (!body || body.json !== undefined) continue;
+      if (!body || body.json !== undefined || this.scanned > PAGE_SEARCH_CHARS) continue;
+      this.scanned += body.text.length;
       const at = body.text.indexOf(value);
       if (at < 0) continue;
-      const origin = htmlFieldOrigin(exchange, body.text, value) ?? aroundOrigin(exchange, body.text, value, at);
-      if (origin) return origin;
+      found = htmlFieldOrigin(exchange, body.text, value) ?? aroundOrigin(exchange, body.text, value, at);
+      if (found) break;
     }
-    return undefined;
+    if (this.pages.size < HAR_LIMITS.values) this.pages.set(value, found);
+    return found;
   }
 
   private remember(value: string, origin: Origin): void {
