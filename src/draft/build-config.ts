@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/json-path.js';
 import type { Analysis, StepPlan } from './chain.js';
 import { describeExchange } from './chain.js';
 import { draftRequest, type DraftRequest } from './build-request.js';
@@ -204,12 +205,19 @@ function compactForm(
 }
 
 function extractionsOf(step: StepPlan): Array<Record<string, unknown>> {
-  return step.extractions.map(({ name, origin }) => ({
+  const out: Array<Record<string, unknown>> = step.extractions.map(({ name, origin }) => ({
     name,
     location: origin.location,
     key: origin.key,
     ...(origin.regex !== undefined && { regex: origin.regex }),
   }));
+  // The runtime reads a variable named `expires_in` as the session's lifetime (RFC 6749 5.1): without
+  // it a replayed token request's session would count as lasting the run and never be renewed.
+  const json = step.exchange.responseBody?.json;
+  if (isPlainObject(json) && /^\d{1,10}$/.test(String(json.expires_in)) && !out.some((e) => e.name === 'expires_in')) {
+    out.push({ name: 'expires_in', location: 'body', key: 'expires_in' });
+  }
+  return out;
 }
 
 function sessionInjections(analysis: Analysis): Array<Record<string, unknown>> {

@@ -22,6 +22,8 @@ interface Trial {
   password: string;
   /** The form the draft should take (`multiauth draft --json`'s `form`): the compact one where one says it. */
   form: string;
+  /** Whether the sign-in's answer says how long the session lasts (`expires_in`), so `check` prints when it expires. */
+  expires: boolean;
 }
 
 /**
@@ -115,6 +117,7 @@ async function trial(browser: Browser, app: Trial): Promise<void> {
   const checked = await runCliAsync(['check', '-c', 'multiauth.yaml'], { cwd: dir, env, timeoutMs: 60_000 });
   expect(checked.code, `${draft}\n${checked.stdout}${checked.stderr}`).toBe(0);
   expect(checked.stdout).toContain('checked');
+  expect(checked.stdout).toMatch(app.expires ? /expires \d{4}-\d\d-\d\dT/ : /expires never/);
   for (const secret of secrets) expect(checked.stdout + checked.stderr).not.toContain(secret);
 }
 
@@ -128,7 +131,7 @@ test.describe("Debian's Django admin: form, CSRF hidden input and cookie, sessio
 
   test('a recorded admin sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordDjangoSignIn(b, django, dir), password: django.password, form: 'procedure' });
+    await trial(browser, { record: (b, dir) => recordDjangoSignIn(b, django, dir), password: django.password, form: 'procedure', expires: false });
   });
 });
 
@@ -142,7 +145,7 @@ test.describe("Debian's Jupyter Notebook: password form, _xsrf, X-XSRFToken", ()
 
   test('a recorded notebook sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordJupyterSignIn(b, jupyter, dir), password: jupyter.password, form: 'procedure' });
+    await trial(browser, { record: (b, dir) => recordJupyterSignIn(b, jupyter, dir), password: jupyter.password, form: 'procedure', expires: false });
   });
 });
 
@@ -158,11 +161,11 @@ test.describe("Node-RED (npm): OAuth password grant at /auth/token, Bearer", () 
 
   test('a recorded editor sign-in drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordNodeRedSignIn(b, red, dir), password: red.password, form: 'procedure' });
+    await trial(browser, { record: (b, dir) => recordNodeRedSignIn(b, red, dir), password: red.password, form: 'procedure', expires: true });
   });
 
   test('a recorded JSON sign-in to its admin API drafts a config that signs in with only the password supplied', async ({ browser }) => {
     test.setTimeout(120_000);
-    await trial(browser, { record: (b, dir) => recordNodeRedApiSignIn(b, red, dir), password: red.password, form: 'oauth_userpass' });
+    await trial(browser, { record: (b, dir) => recordNodeRedApiSignIn(b, red, dir), password: red.password, form: 'oauth_userpass', expires: true });
   });
 });
