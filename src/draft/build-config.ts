@@ -5,6 +5,8 @@ import { draftRequest, type DraftRequest } from './build-request.js';
 import { looksSecret } from './heuristics.js';
 import { envName } from './names.js';
 import { leafName } from './sign-in.js';
+import { webdriverPreset } from './build-webdriver.js';
+import { MultiAuthError } from '../core/errors.js';
 
 /** A drafted config, before it is text: the object, and what its `${NAME}`s stand for. */
 export interface DraftedConfig {
@@ -31,7 +33,7 @@ export interface DraftedConfig {
  * @example
  * const drafted = buildConfig(analysis, { user: 'alice' });
  */
-export function buildConfig(analysis: Analysis, options: { user?: string }): DraftedConfig {
+export function buildConfig(analysis: Analysis, options: { user?: string; webdriver?: boolean }): DraftedConfig {
   const { signIn } = analysis;
   const login = signIn.kind === 'basic' ? signIn.username : signIn.username?.value;
   const user = options.user ?? login ?? (signIn.kind === 'oauth' ? signIn.clientId : undefined) ?? 'user';
@@ -50,6 +52,23 @@ export function buildConfig(analysis: Analysis, options: { user?: string }): Dra
   const validation = analysis.validation ? { validation: { url: validationUrl(analysis.validation.url) } } : {};
   const sign = describeExchange(signIn.exchange);
 
+  // A form post whose fields the page's script computed cannot be replayed; typing into the form can.
+  const computed = analysis.untraced.some((c) => c.where === 'body');
+  if (options.webdriver || computed) {
+    const password = signIn.kind === 'fields' ? secretEnv('password', signIn.password.value) : '';
+    const browser = webdriverPreset(analysis, user, password);
+    if ('preset' in browser) {
+      evidence.push(browser.evidence);
+      return { form: 'webdriver', user, config: { ...validation, presets: [browser.preset] }, env, secrets, evidence, todos };
+    }
+    if (options.webdriver) {
+      throw new MultiAuthError('DRAFT_NO_SIGN_IN', `no browser sign-in can be drafted from ${sign}: ${browser.why}`, {
+        hint: 'Record the sign-in in a browser, from its login page (docs/draft.md), or leave out --webdriver.',
+      });
+    }
+    todos.push(`a browser sign-in was not drafted: ${browser.why}`);
+    env.clear();
+  }
   const compact = compactForm(analysis, user, login, secretEnv, evidence, todos);
   if (compact) return { form: compact.form, user, config: { ...validation, presets: [compact.preset] }, env, secrets, evidence, todos };
 

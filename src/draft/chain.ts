@@ -38,6 +38,12 @@ export interface Analysis {
   staticHeaders: Array<{ name: string; value: string }>;
   /** A signed-in GET of the recording, for `validation`. */
   validation?: Exchange;
+  /** Values the sign-in sent that look copied yet no recorded answer gave (computed by the page's script?). */
+  untraced: Carried[];
+  /** The exchanges recorded before the sign-in (pages a browser sign-in may start from). */
+  before: Exchange[];
+  /** The first signed-in request that carried each session header, for a browser step to wait for. */
+  firstUse: Map<string, Exchange>;
   evidence: string[];
   todos: string[];
 }
@@ -72,6 +78,8 @@ export function analyse(exchanges: readonly Exchange[], signIn: SignIn): Analysi
   const evidence: string[] = [];
   const todos: string[] = [];
   const own = ownValues(signIn);
+  const untraced: Carried[] = [];
+  const firstUse = new Map<string, Exchange>();
   const s = signIn.exchange.index;
 
   const headOf = (exchange: Exchange): Exchange => heads.get(exchange.index) ?? exchange;
@@ -113,7 +121,7 @@ export function analyse(exchanges: readonly Exchange[], signIn: SignIn): Analysi
         }
         continue;
       }
-      if (isDistinctive(carried.value)) ensureValue(carried, exchange);
+      if (isDistinctive(carried.value) && !ensureValue(carried, exchange) && exchange === signIn.exchange) untraced.push(carried);
     }
     return step;
   };
@@ -139,6 +147,7 @@ export function analyse(exchanges: readonly Exchange[], signIn: SignIn): Analysi
     if (origin && (origin.exchange.index >= s || steps.has(headOf(origin.exchange).index))) {
       const variable = ensureValue(carried, exchange);
       if (variable) {
+        firstUse.set(carried.name, exchange);
         sessionHeaders.push({ name: carried.name, variable, ...(carried.prefix && { prefix: carried.prefix }) });
         evidence.push(`signed-in requests send header ${carried.name}${carried.prefix ? ` (${carried.prefix} ...)` : ''} -> injection of {{${variable}}}`);
       }
@@ -180,7 +189,10 @@ export function analyse(exchanges: readonly Exchange[], signIn: SignIn): Analysi
   if (!sessionHeaders.length && !sessionCookies.length && !staticHeaders.length && signIn.kind !== 'basic') {
     todos.push('the signed-in requests carry nothing the sign-in gave (no header, no cookie): say where the session goes (injections)');
   }
-  return { signIn, steps: ordered, vars, sessionHeaders, sessionCookies, staticHeaders, ...(validation && { validation }), evidence, todos };
+  for (const carried of untraced) {
+    todos.push(`the sign-in sends ${carried.where} ${carried.name}, a value no recorded answer gave (computed by the page's script?): if the draft's sign-in is refused, draft a browser sign-in (--webdriver)`);
+  }
+  return { signIn, steps: ordered, vars, sessionHeaders, sessionCookies, staticHeaders, ...(validation && { validation }), untraced, firstUse, before: exchanges.filter((e) => e.index < s), evidence, todos };
 }
 
 /** The user's own values (login, password, client secret): sent as themselves, never looked up. */
@@ -235,11 +247,13 @@ function pickValidation(
   sessionCookies: readonly string[],
 ): Exchange | undefined {
   const candidates = exchanges.filter((e) => {
-    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || heads.has(e.index) || isAsset(e)) return false;
+    if (e.index <= after || e.method !== 'GET' || e.status < 200 || e.status > 299 || isAsset(e)) return false;
     const names = new Set(e.requestHeaders.map((h) => h.name.toLowerCase()));
     const cookies = new Set(e.requestCookies.map((c) => c.name));
     return sessionHeaders.some((h) => names.has(h.name.toLowerCase())) || sessionCookies.some((c) => cookies.has(c)) || names.has('authorization');
   });
   // The check does not follow redirects, so a page that answered 200 is a signed-in answer too.
-  return candidates.find((e) => e.responseBody?.json !== undefined) ?? candidates[0];
+  // The page a sign-in redirected to comes last: it may answer anyone (a landing page).
+  const pick = (list: Exchange[]) => list.find((e) => e.responseBody?.json !== undefined) ?? list[0];
+  return pick(candidates.filter((e) => !heads.has(e.index))) ?? pick(candidates.filter((e) => heads.has(e.index)));
 }

@@ -32,12 +32,16 @@ export interface Draft {
  * and writes the most compact form of the format that signs the user in. No recorded secret or
  * token is in `text` or `envExample` (a guard checks every one before returning).
  *
- * @throws MultiAuthError `DRAFT_NO_SIGN_IN` when no exchange signs in, or only refused ones do.
+ * `webdriver: true` drafts a browser sign-in (a `webdriver` preset typing into the recorded login
+ * form); it is also drafted when the form post sent values the page's script computed.
+ *
+ * @throws MultiAuthError `DRAFT_NO_SIGN_IN` when no exchange signs in, or only refused ones do, or
+ *   `webdriver` is asked for a recording without a form post and the page that held its form.
  * @example
  * const draft = draftFromHar(readHarFile('login.har', 'login.har'), { source: 'login.har' });
  * writeFileSync('multiauth.yaml', draft.text);
  */
-export function draftFromHar(entries: readonly HarEntry[], options: { source: string; user?: string }): Draft {
+export function draftFromHar(entries: readonly HarEntry[], options: { source: string; user?: string; webdriver?: boolean }): Draft {
   const exchanges = toExchanges(entries);
   const { signIn, refused } = findSignIn(exchanges);
   if (!signIn) {
@@ -56,7 +60,7 @@ export function draftFromHar(entries: readonly HarEntry[], options: { source: st
     });
   }
   const analysis = analyse(exchanges, signIn);
-  const drafted = buildConfig(analysis, options.user === undefined ? {} : { user: options.user });
+  const drafted = buildConfig(analysis, { ...(options.user !== undefined && { user: options.user }), ...(options.webdriver && { webdriver: true }) });
   const text = renderDraft(drafted, options.source);
   const example = envExample(drafted);
   assertNoSecrets(example, drafted, '.env.example');

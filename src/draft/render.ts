@@ -52,9 +52,16 @@ export function envExample(drafted: DraftedConfig): string {
 export function envFile(drafted: DraftedConfig): string {
   const lines = ['# Written by multiauth draft --write-env from the recording: secrets, never commit this file.'];
   for (const [name, value] of drafted.env) {
-    lines.push(!/['\n\r]/.test(value) ? `${name}='${value}'` : `${name}=${JSON.stringify(value)}`);
+    lines.push(`${name}=${dotenvQuoted(value)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** dotenv reads '...' and `...` as written; "..." only where neither fits (it expands `\n` there). */
+function dotenvQuoted(value: string): string {
+  if (!/['\n\r]/.test(value)) return `'${value}'`;
+  if (!/[`\n\r]/.test(value)) return `\`${value}\``;
+  return JSON.stringify(value);
 }
 
 /**

@@ -71,7 +71,12 @@ export function bodyFields(exchange: Exchange): Field[] {
   return out;
 }
 
-/** The last segment of a field name: `user[password]` and `user.password` are passwords. */
+/**
+ * The last segment of a field name: `user[password]` and `user.password` are passwords.
+ *
+ * @example
+ * leafName('user[password]'); // 'password'
+ */
 export function leafName(name: string): string {
   return name.replace(/\]$/, '').split(/[.[\]]+/).filter(Boolean).at(-1) ?? name;
 }
@@ -137,6 +142,8 @@ function basicSignIn(exchange: Exchange): SignIn | undefined {
  * `Authorization: Basic` decoded into its user and password (RFC 7617), or undefined.
  *
  * @see https://www.rfc-editor.org/rfc/rfc7617#section-2
+ * @example
+ * decodeBasic('Basic YWxpY2U6cHc='); // { username: 'alice', password: 'pw' }
  */
 export function decodeBasic(value: string | undefined): { username: string; password: string } | undefined {
   const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value ?? '')?.[1];
@@ -156,7 +163,12 @@ function formDecoded(text: string): string {
   }
 }
 
-/** Whether the server accepted the exchange: below 400, and a GraphQL answer without `errors`. */
+/**
+ * Whether the server accepted the exchange: below 400, and a GraphQL answer without `errors`.
+ *
+ * @example
+ * succeeded(exchange); // false for a 401, or a 200 with {"errors": [...]}
+ */
 export function succeeded(exchange: Exchange): boolean {
   if (exchange.status >= 400 || exchange.status === 0) return false;
   const json = exchange.responseBody?.json;

@@ -215,6 +215,26 @@ test('an existing --out is kept without --force; with --force a planted link is 
   expect(() => readlinkSync(join(out, 'linked.yaml'))).toThrow();
 });
 
+test('--webdriver: the login page\'s form typed into by a browser; the header the app then sent is injected; it signs in', async () => {
+  const out = tempDir();
+  const run = await cli(['draft', '--har', hars.page!.file, '--webdriver', '--check', '--json'], out, { ALICE_PASSWORD: PASSWORD, MULTIAUTH_BROWSER_PATH: '/usr/lib/chromium/chromium' });
+  expect(run.stderr).toBe('');
+  const result = JSON.parse(run.stdout) as { form: string; check: { ok: boolean } };
+  expect(result.form).toBe('webdriver');
+  expect(result.check).toMatchObject({ ok: true });
+  expect(run.code).toBe(0);
+  const yaml = readFileSync(join(out, 'multiauth.yaml'), 'utf8');
+  expect(yaml).toMatch(/command: open\n\s+target: http:\/\/127\.0\.0\.1:\d+\/login\n/);
+  expect(yaml).toMatch(/target: name=password\n\s+value: "\{\{password\}\}"/);
+  expect(yaml).toContain('target: css=form:has([name="password"]) [type=submit]');
+  expect(yaml).toContain('target: request_url_contains=/whoami');
+  expectNoSecrets(hars.page!, [yaml, run.stdout]);
+
+  const notForm = await cli(['draft', '--har', hars.token!.file, '--webdriver', '--out', 'other.yaml'], out);
+  expect(notForm.code).toBe(2);
+  expect(notForm.stderr).toMatch(/no browser sign-in can be drafted from entry 1, POST http:\/\/127\.0\.0\.1:\d+\/auth\/token: the sign-in is not a form post/);
+});
+
 test('a sign-in the check refuses: exit 1, the failing step named, the wrong secret masked', async () => {
   const out = tempDir();
   const run = await cli(['draft', '--har', hars.csrf!.file, '--check'], out, { ALICE_PASSWORD: 'wrong-password-5521' });
