@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import dotenv from 'dotenv';
 import { parse } from 'yaml';
 import { draftFromHar, parseHar } from '../../src/draft/index.js';
 
@@ -104,4 +105,15 @@ test('what it cannot decide is a TODO comment: a one-time code, a cookie no answ
   expect(text).toContain('# TODO: the sign-in sends cookie device');
   expect(config.presets[0].request.body).toEqual({ login: '{{username}}', password: '{{password}}', otp: '${CAROL_OTP}' });
   for (const secret of ['carol-pw-77', '492817', 'dev-8c1f7a2b9e', 'tok-1a2b3c4d5e6f7a8b9c0d']) expect(text).not.toContain(secret);
+});
+
+test('.env (--write-env) holds each recorded secret so that dotenv reads it back as recorded', () => {
+  const passwords = ["it's-a-pw-1", 'back`tick-pw-2', 'both\'`-pw-3'];
+  for (const password of passwords) {
+    const { envFile } = draft([
+      { path: '/login', form: { username: 'dave', password }, resJson: { token: 'tok-9f8e7d6c5b4a3928' } },
+      { path: '/me', reqHeaders: { Authorization: 'Bearer tok-9f8e7d6c5b4a3928' }, resJson: {} },
+    ]);
+    expect(dotenv.parse(envFile)).toEqual({ DAVE_PASSWORD: password });
+  }
 });
