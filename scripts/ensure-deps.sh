@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh machine with only Node and npm:
-# Debian packages (chromium, lighttpd, apache2, redis-server, python3-django) when missing, then the npm packages.
+# Debian packages (chromium, lighttpd, apache2, redis-server, python3-django, jupyter-notebook) when missing, then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,8 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 # Django's admin: the real application whose refused logins the tests read (tests/support/servers/django.ts).
 [ -x /usr/bin/django-admin ] || need+=(python3-django)
+# Jupyter Notebook: a real application whose recorded sign-in the drafter is tried on (tests/support/servers/jupyter.ts).
+[ -x /usr/bin/jupyter-notebook ] || need+=(jupyter-notebook)
 if [ ${#need[@]} -gt 0 ] && [ "${MULTIAUTH_SKIP_APT:-}" != 1 ]; then
   echo "Installing Debian packages: ${need[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

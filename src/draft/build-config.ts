@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/json-path.js';
 import type { Analysis, StepPlan } from './chain.js';
 import { describeExchange } from './chain.js';
 import { draftRequest, type DraftRequest } from './build-request.js';
@@ -169,6 +170,10 @@ function compactForm(
   const single = analysis.steps.length === 1;
   const sign = describeExchange(signIn.exchange);
   const bearerOnly = analysis.sessionHeaders.length <= 1 && analysis.sessionHeaders.every((h) => h.name.toLowerCase() === 'authorization' && h.prefix?.toLowerCase() === 'bearer');
+  if (signIn.kind === 'oauth' && signIn.unsent) {
+    evidence.push(`sign-in: ${sign} is an OAuth token request, but the oauth presets cannot send its ${signIn.unsent.map((n) => `"${n}"`).join(', ')} as recorded (an empty scope, or a parameter beyond the grant's): a procedure replays the request`);
+    return undefined;
+  }
   if (signIn.kind === 'oauth') {
     if (!single || !bearerOnly) todos.push(`the OAuth token request is drafted as a preset, but the recording also needed ${analysis.steps.length - 1} other requests or other headers: check them`);
     const url = `${signIn.exchange.url.origin}${signIn.exchange.url.pathname}`;
@@ -219,12 +224,19 @@ function compactForm(
 }
 
 function extractionsOf(step: StepPlan): Array<Record<string, unknown>> {
-  return step.extractions.map(({ name, origin }) => ({
+  const out: Array<Record<string, unknown>> = step.extractions.map(({ name, origin }) => ({
     name,
     location: origin.location,
     key: origin.key,
     ...(origin.regex !== undefined && { regex: origin.regex }),
   }));
+  // The runtime reads a variable named `expires_in` as the session's lifetime (RFC 6749 5.1): without
+  // it a replayed token request's session would count as lasting the run and never be renewed.
+  const json = step.exchange.responseBody?.json;
+  if (isPlainObject(json) && /^\d{1,10}$/.test(String(json.expires_in)) && !out.some((e) => e.name === 'expires_in')) {
+    out.push({ name: 'expires_in', location: 'body', key: 'expires_in' });
+  }
+  return out;
 }
 
 function sessionInjections(analysis: Analysis): Array<Record<string, unknown>> {

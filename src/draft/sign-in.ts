@@ -10,7 +10,7 @@ export interface Field {
 
 /** The exchange that signs the user in, and what kind of sign-in it is. */
 export type SignIn =
-  | { kind: 'oauth'; exchange: Exchange; grant: 'password' | 'client_credentials'; clientId?: string; clientSecret?: string; clientAuth: 'basic' | 'post'; username?: Field; password?: Field; scope?: string }
+  | { kind: 'oauth'; exchange: Exchange; grant: 'password' | 'client_credentials'; clientId?: string; clientSecret?: string; clientAuth: 'basic' | 'post'; username?: Field; password?: Field; scope?: string; unsent?: string[] }
   | { kind: 'graphql'; exchange: Exchange; query: string; variables: Record<string, unknown>; username?: Field; password: Field }
   | { kind: 'fields'; exchange: Exchange; username?: Field; password: Field; otp?: Field }
   | { kind: 'basic'; exchange: Exchange; username: string; password: string };
@@ -109,11 +109,17 @@ function bodySignIn(exchange: Exchange): SignIn | undefined {
   return { kind: 'fields', exchange, password, ...(username && { username }), ...(otp && { otp }) };
 }
 
+/** The token request's parameters that the `oauth_userpass` and `oauth_client_credentials` presets send (RFC 6749 4.3.2, 4.4.2, 2.3.1). */
+const OAUTH_PARAMS = new Set(['grant_type', 'username', 'password', 'scope', 'client_id', 'client_secret']);
+
 function oauthSignIn(exchange: Exchange, grant: 'password' | 'client_credentials', get: (name: string) => Field | undefined): SignIn {
   const basic = decodeBasic(header(exchange.requestHeaders, 'authorization'));
   const username = get('username');
   const password = get('password');
   const scope = get('scope')?.value;
+  // What the oauth presets cannot send: an empty scope (Node-RED's editor sends `scope=` and its
+  // tokens are worthless without it), or a parameter beyond the grant's own.
+  const unsent = bodyFields(exchange).map((f) => f.name).filter((name) => !OAUTH_PARAMS.has(name) || (name === 'scope' && scope === ''));
   const clientId = basic ? formDecoded(basic.username) : get('client_id')?.value;
   const clientSecret = basic ? formDecoded(basic.password) : get('client_secret')?.value;
   return {
@@ -123,6 +129,7 @@ function oauthSignIn(exchange: Exchange, grant: 'password' | 'client_credentials
     ...(username && { username }),
     ...(password && { password }),
     ...(scope !== undefined && scope !== '' && { scope }),
+    ...(unsent.length > 0 && { unsent }),
   };
 }
 

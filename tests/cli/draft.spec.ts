@@ -5,7 +5,7 @@ import { test, expect } from '../support/demo.js';
 import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
 import { STACK_FRAME } from '../support/cli.js';
-import { pageFetch, recordHar } from '../draft/record-har.js';
+import { pageFetch, recordHar } from '../support/record-har.js';
 
 // Issue 27, items 1 and 2: `multiauth draft --har FILE` against HARs Playwright recorded from the
 // demo server's sign-ins. Each draft must validate and sign in unmodified (--check, the secret in
