@@ -11,11 +11,17 @@ import { ourSide, theirSide, type Side, type SuiteShape } from './vs-setup-proje
 /** What a real identity provider costs per sign-in (a form, a redirect, a token exchange). */
 const SIGN_IN_DELAY_MS = 400;
 /** Measured rounds; each runs both sides cold and warm, in alternating order. */
-const ROUNDS = Number(process.env.BENCH_VS_ROUNDS ?? 5);
+const ROUNDS = roundsFrom(process.env.BENCH_VS_ROUNDS);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 /** A run that takes longer has hung (a sign-in that never answers, a browser that never starts). */
 const RUN_TIMEOUT_MS = 600_000;
+
+/** `BENCH_VS_ROUNDS`: 1 to 50, else 5. */
+function roundsFrom(raw: string | undefined): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 50 ? n : 5;
+}
 
 /** The suite of the headline figure: 8 users (6 API, 2 browser sign-ins), 10 API and 2 page tests each, 2 workers. */
 export const HEADLINE: SuiteShape = { apiUsers: 6, browserUsers: 2, apiTests: 10, pageTests: 2, workers: 2 };
@@ -142,7 +148,7 @@ export async function benchVsSetupProject(shape: SuiteShape = HEADLINE, rounds =
     const oursSecond = median(of(ours.warm, 'signIns'));
     const theirsSecond = median(of(theirs.warm, 'signIns'));
     return [
-      wallRow(`first run, ${suite}: authProjects vs a setup project (median of ${rounds}, load ${load.toFixed(1)})`, of(ours.cold, 'wallMs'), of(theirs.cold, 'wallMs'), 1.0),
+      wallRow(`first run, ${suite}: authProjects vs a setup project (median of ${rounds}, 1-min load ${load.toFixed(1)} at start)`, of(ours.cold, 'wallMs'), of(theirs.cold, 'wallMs'), 1.0),
       wallRow(`second run (ours from its cache; the setup project signs in again)`, of(ours.warm, 'wallMs'), of(theirs.warm, 'wallMs'), 0.8),
       wallRow(`time to the first test result, first run (setup tests not counted)`, of(ours.cold, 'firstResultMs'), of(theirs.cold, 'firstResultMs'), 0.6),
       {
