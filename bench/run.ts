@@ -8,6 +8,7 @@ import { benchWorkerStart } from './worker-start.js';
 import { benchShardSignIns } from './shards.js';
 import { benchMatrix } from './matrix.js';
 import { benchCheckParallel, benchContention } from './scale.js';
+import { benchVsSetupProject } from './vs-setup-project.js';
 import type { BenchResult } from './stats.js';
 
 /** One row of `npm run bench`. */
@@ -18,7 +19,9 @@ export interface BenchRow {
   unit: string;
   ratio: number;
   aim: number;
-  /** Whether the ratio is on the right side of the aim. */
+  /** What the aim bounds: the ratio, or ours alone (an absolute count). */
+  aimOn: 'ratio' | 'ours';
+  /** Whether the ratio (or ours, see `aimOn`) is on the right side of the aim. */
   meets: boolean;
 }
 
@@ -37,10 +40,13 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'matrix', run: benchMatrix, better: 'lower' },
   { id: 'scale-check-parallel', run: benchCheckParallel, better: 'higher' },
   { id: 'scale-contention', run: benchContention, better: 'lower' },
+  { id: 'vs-setup-project', run: () => benchVsSetupProject(), better: 'lower' },
 ];
 
 function row(figure: BenchResult, better: 'lower' | 'higher'): BenchRow {
   const ratio = Number(figure.ratio.toFixed(3));
+  const aimOn = figure.aimOn ?? 'ratio';
+  const bounded = aimOn === 'ours' ? figure.ours : ratio;
   return {
     name: figure.name,
     ours: Number(figure.ours.toFixed(2)),
@@ -48,13 +54,14 @@ function row(figure: BenchResult, better: 'lower' | 'higher'): BenchRow {
     unit: figure.unit,
     ratio,
     aim: figure.aim,
-    meets: better === 'higher' ? ratio >= figure.aim : ratio <= figure.aim,
+    aimOn,
+    meets: better === 'higher' ? bounded >= figure.aim : bounded <= figure.aim,
   };
 }
 
 function table(rows: BenchRow[]): string {
   const head = ['figure', 'ours', 'peer', 'unit', 'ratio', 'aim', 'meets'];
-  const cells = rows.map((r) => [r.name, String(r.ours), String(r.peer), r.unit, String(r.ratio), String(r.aim), r.meets ? 'yes' : 'NO']);
+  const cells = rows.map((r) => [r.name, String(r.ours), String(r.peer), r.unit, String(r.ratio), r.aimOn === 'ours' ? `ours ${r.aim}` : String(r.aim), r.meets ? 'yes' : 'NO']);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
@@ -62,9 +69,11 @@ function table(rows: BenchRow[]): string {
 
 /**
  * `npm run bench`: every figure the issues set, each beside its peer in the same run, as a table
- * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, meets}`). `--only <text>` runs only the
- * benches whose id contains the text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
- * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows).
+ * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, aimOn, meets}`; `aimOn: 'ours'` when the aim
+ * bounds our figure alone, an absolute count). `--only <text>` runs only the benches whose id contains the
+ * text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
+ * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows),
+ * vs-setup-project.
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

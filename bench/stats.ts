@@ -7,6 +7,11 @@ export interface BenchResult {
   /** ours / peer (for a rate such as ops/s: how many times the peer's). */
   ratio: number;
   aim: number;
+  /**
+   * What the aim bounds: `ratio` (default), or `ours` for an absolute count (sign-ins of a run
+   * served from the cache: 0, whatever the peer made).
+   */
+  aimOn?: 'ratio' | 'ours';
 }
 
 /**

@@ -83,19 +83,20 @@ function digestPath(cacheDir: string, key: string): string {
 
 /**
  * The digest an earlier process of this run left for the config with this key, or undefined (none,
- * another run's, or unreadable: the caller then opens the config itself).
+ * another run's, or unreadable: the caller then opens the config itself). With `run` undefined, the
+ * digest any run left (the last one): only for what the key alone decides, such as the user names.
  *
  * @example
  * const digest = readRunDigest('.auth', quickConfigKey(file, env), runId(env));
  */
-export function readRunDigest(cacheDir: string, key: string, run: string): RunDigest | undefined {
+export function readRunDigest(cacheDir: string, key: string, run: string | undefined): RunDigest | undefined {
   let data: unknown;
   try {
     data = JSON.parse(readCacheFile(digestPath(cacheDir, key)) ?? '');
   } catch {
     return undefined;
   }
-  if (!isDigest(data) || data.run !== run) return undefined;
+  if (!isDigest(data) || (run !== undefined && data.run !== run)) return undefined;
   return data;
 }
 

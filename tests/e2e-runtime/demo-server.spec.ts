@@ -1,5 +1,8 @@
 import { request } from 'undici';
 import { test, expect } from '../support/demo.js';
+import { MAX_SIGN_IN_DELAY_MS, SIGN_IN_ROUTES, startDemoServer } from '../../fixtures/demo-server/index.js';
+import { routes } from '../../fixtures/demo-server/routes/index.js';
+import { idpRoutes } from '../../fixtures/demo-server/routes/login-pages-idp.js';
 
 async function call(method: string, url: string, init: { headers?: Record<string, string>; body?: string } = {}) {
   const response = await request(url, { method: method as 'GET', headers: init.headers, body: init.body });
@@ -85,4 +88,42 @@ test('query and body logins', async ({ demo }) => {
   expect(body.headers['x-auth-token']).toBe(body.json.token);
   expect((await call('POST', `${demo.url}/auth/query-login?username=carol&password=nope`)).status).toBe(401);
   expect((await call('GET', `${demo.url}/nowhere`)).status).toBe(404);
+});
+
+test('a sign-in delay holds every sign-in route back, and nothing else', async () => {
+  // Every key of the table names a real route (a typo would leave a sign-in undelayed).
+  const keys = new Set([...routes, ...idpRoutes].map((r) => `${r.method} ${r.path}`));
+  expect([...SIGN_IN_ROUTES].filter((key) => !keys.has(key))).toEqual([]);
+  for (const bad of [-1, 1.5, Number.NaN, MAX_SIGN_IN_DELAY_MS + 1]) {
+    await expect(startDemoServer({ signInDelayMs: bad })).rejects.toThrow(/sign-in delay must be an integer from 0 to 60000 ms/);
+  }
+
+  const slow = await startDemoServer({ signInDelayMs: 300 });
+  try {
+    const started = performance.now();
+    const signed = await call('POST', `${slow.url}/auth/token`, { headers: json, body: '{"username":"bob","password":"bob-password"}' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+    expect(signed.status).toBe(200);
+    expect(slow.counters.signIns).toEqual({ bob: 1 });
+  } finally {
+    await slow.stop();
+  }
+
+  // With a delay no test would wait out, the API still answers while a sign-in is held back.
+  const stuck = await startDemoServer({ signInDelayMs: MAX_SIGN_IN_DELAY_MS });
+  try {
+    let answered = false;
+    const pending = call('POST', `${stuck.url}/login`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=bob&password=bob-password' })
+      .then(() => (answered = true), () => undefined);
+    expect((await call('GET', `${stuck.url}/whoami`, { headers: { 'x-api-key': 'ak-bob-52d0a8b4' } })).json).toMatchObject({ user: 'bob' });
+    const form = await request(`${stuck.url}/login`);
+    await form.body.dump();
+    expect(form.statusCode).toBe(200);
+    expect(answered).toBe(false);
+    expect(stuck.counters.signIns).toEqual({});
+    await stuck.stop();
+    await pending;
+  } finally {
+    await stuck.stop().catch(() => undefined);
+  }
 });

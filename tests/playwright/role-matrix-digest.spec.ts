@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { matrixConfig } from '../../src/playwright/role-matrix.js';
+import { cacheDirFor, quickConfigKey, readRunDigest } from '../../src/sessions/index.js';
+import { writeTempConfig } from '../support/temp-files.js';
+
+const users = (names: string[]) => `users:\n${names.map((n) => `  - { name: ${n}, credentials: { username: ${n}, password: pw } }`).join('\n')}\n`;
+
+/** `work` with these variables set in this process (matrixConfig reads process.env, as in a runner). */
+function withEnv<T>(vars: Record<string, string>, work: () => T): T {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return work();
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+test("the role matrix of a later run takes the user names from the last run's digest of the same config, without opening it", async () => {
+  const config = writeTempConfig(users(['alice', 'bob']));
+  // A Node child started with this fails at once: matrixConfig succeeds with it only without one.
+  const noChild = { NODE_OPTIONS: '--require=/nonexistent/multiauth-no-child.cjs' };
+  try {
+    expect(withEnv({ MULTIAUTH_RUN_ID: 'run-a' }, () => matrixConfig({ config: config.file }, config.dir).users)).toEqual(['alice', 'bob']);
+    expect(withEnv({ MULTIAUTH_RUN_ID: 'run-b', ...noChild }, () => matrixConfig({ config: config.file }, config.dir).users)).toEqual(['alice', 'bob']);
+    // Left for this run unchecked: the run's first worker still opens and checks the config.
+    const cacheDir = cacheDirFor(config.file, process.env, config.dir);
+    expect(readRunDigest(cacheDir, quickConfigKey(config.file, process.env), 'run-b')).toMatchObject({ run: 'run-b', users: ['alice', 'bob'], checked: false });
+
+    // Another text is another key: the config is opened (in a child) again, and names the new user.
+    writeFileSync(config.file, users(['alice', 'bob', 'carol']));
+    expect(() => withEnv({ MULTIAUTH_RUN_ID: 'run-c', ...noChild }, () => matrixConfig({ config: config.file }, config.dir))).toThrow(/opens the config for the role matrix failed/);
+    expect(withEnv({ MULTIAUTH_RUN_ID: 'run-c' }, () => matrixConfig({ config: config.file }, config.dir).users)).toEqual(['alice', 'bob', 'carol']);
+  } finally {
+    config.remove();
+  }
+});
