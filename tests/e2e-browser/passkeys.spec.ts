@@ -7,6 +7,11 @@ import { whoami } from '../support/whoami.js';
 import { enrolPasskey, passkeyLoginProject, serverCounter, testPasskey, type TestPasskey } from '../support/passkey-keys.js';
 import { expect, test } from './support.js';
 import type { Browser } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkerAuth } from '../../src/playwright/worker-auth.js';
+import { main, type CliIo } from '../../src/cli/main.js';
+import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 
 // Issue 28: passkey users signed in in the browser against the demo's relying party
 // (@simplewebauthn/server, strict counter), in process.
@@ -87,4 +92,83 @@ test('a counter the server is ahead of, a wrong rp_id and a key that does not pa
     expect(text).not.toContain(carol.privateKey);
     expect(text).not.toContain(broken.privateKey);
   }
+});
+
+test.afterAll(removeTempDirs);
+
+/** Every file under `dir` (the cache: sessions, passkey records, marks), as text. */
+function filesUnder(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.slice(0, 200).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, 'utf8')];
+  });
+}
+
+const DAVE_REGISTERS = `
+presets:
+  - type: webdriver
+    users:
+      - username: dave
+        password: dave-password
+        passkey: register
+        project:
+          tests:
+            - id: t
+              name: register
+              commands:
+                - { id: c1, command: open, target: "\${DEMO_URL}/login?next=/passkeys/register" }
+                - { id: c2, command: type, target: "id=username", value: "dave" }
+                - { id: c3, command: type, target: "id=password", value: "{{password}}" }
+                - { id: c4, command: click, target: "css=button[type=submit]" }
+                - { id: c5, command: click, target: "id=create-passkey" }
+                - { id: c6, command: waitForElementPresent, target: "css=#status[data-registered]", value: "5000" }
+`;
+
+test('passkey: register with no MULTIAUTH_CACHE_KEY: the cache on fails the sign-in once per run before anything is registered or written, and validate warns; the cache off keeps the passkey in the process', async ({ demo, browser }) => {
+  demo.clear();
+  const dir = writeFiles({ 'multiauth.yaml': DAVE_REGISTERS });
+  const env = { DEMO_URL: demo.url, MULTIAUTH_RUN_ID: `unsealed-${Date.now()}` };
+
+  let stderr = '';
+  const io: CliIo = { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, env, cwd: dir };
+  expect(await main(['validate'], io)).toBe(0);
+  expect(stderr).toContain('user "dave" has `passkey: register` and MULTIAUTH_CACHE_KEY is not set');
+  stderr = '';
+  expect(await main(['validate'], { ...io, env: { ...env, MULTIAUTH_CACHE: 'off' } })).toBe(0);
+  expect(stderr).toBe('');
+
+  const signingIn = new WorkerAuth({ baseDir: dir, env, browser }).session('dave');
+  await signingIn.catch(() => undefined);
+  // Nothing holds a private key: no session, no passkey record.
+  for (const text of filesUnder(join(dir, '.auth'))) expect(text).not.toContain('privateKey');
+  const refused = await failure(signingIn);
+  expect(refused.code).toBe('AUTH_PASSKEY');
+  expect(refused.message).toContain('user "dave" has `passkey: register` and MULTIAUTH_CACHE_KEY is not set: the passkey the app registers (its private key) is never cached unsealed');
+  expect(refused.hint).toContain('MULTIAUTH_CACHE_KEY');
+  expect(refused.hint).toContain('docs/caching.md');
+  // Another worker of the run fails at once: the run remembers it.
+  const again = await failure(new WorkerAuth({ baseDir: dir, env, browser }).session('dave'));
+  expect(again.message).toContain('MULTIAUTH_CACHE_KEY is not set');
+  expect(demo.counters.endpoints['POST /login']).toBeUndefined();
+  expect(demo.counters.endpoints['POST /passkeys/register/verify']).toBeUndefined();
+
+  // MULTIAUTH_CACHE=off: dave registers and signs in; his passkey is in this process only.
+  const offDir = writeFiles({ 'multiauth.yaml': DAVE_REGISTERS });
+  const off = new WorkerAuth({ baseDir: offDir, env: { ...env, MULTIAUTH_CACHE: 'off', MULTIAUTH_RUN_ID: `${env.MULTIAUTH_RUN_ID}-off` }, browser });
+  const { session } = await off.session('dave');
+  expect(await whoami(demo.url, session)).toMatchObject({ status: 200, user: 'dave' });
+  const registered = session.passkey?.privateKey;
+  expect(registered).toMatch(/^[A-Za-z0-9_-]{100,}$/);
+  expect((await off.passkeyFor(session))?.privateKey).toBe(registered);
+  for (const text of filesUnder(join(offDir, '.auth'))) {
+    expect(text).not.toContain(registered as string);
+    expect(text).not.toContain('privateKey');
+  }
+  await off.close();
 });
