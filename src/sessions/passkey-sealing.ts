@@ -20,7 +20,7 @@ export function registersUnsealed(user: Pick<PlanUser, 'passkey'>, env: Record<s
 }
 
 const MESSAGE = (user: string): string =>
-  `user "${user}" has \`passkey: register\` and MULTIAUTH_CACHE_KEY is not set: the passkey the app registers (its private key) is never cached unsealed`;
+  `user "${user}" has passkey: register, and MULTIAUTH_CACHE_KEY is not set: the passkey the app registers (its private key) is never cached unsealed`;
 const HINT =
   'Set MULTIAUTH_CACHE_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every run that shares the store, so the registered passkey is kept sealed (see docs/caching.md); or set MULTIAUTH_CACHE=off to keep it in this process only (registered again by every process).';
 

@@ -138,7 +138,7 @@ test('passkey: register with no MULTIAUTH_CACHE_KEY: the cache on fails the sign
   let stderr = '';
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, env, cwd: dir };
   expect(await main(['validate'], io)).toBe(0);
-  expect(stderr).toContain('user "dave" has `passkey: register` and MULTIAUTH_CACHE_KEY is not set');
+  expect(stderr).toContain('user "dave" has passkey: register, and MULTIAUTH_CACHE_KEY is not set');
   stderr = '';
   expect(await main(['validate'], { ...io, env: { ...env, MULTIAUTH_CACHE: 'off' } })).toBe(0);
   expect(stderr).toBe('');
@@ -149,7 +149,7 @@ test('passkey: register with no MULTIAUTH_CACHE_KEY: the cache on fails the sign
   for (const text of filesUnder(join(dir, '.auth'))) expect(text).not.toContain('privateKey');
   const refused = await failure(signingIn);
   expect(refused.code).toBe('AUTH_PASSKEY');
-  expect(refused.message).toContain('user "dave" has `passkey: register` and MULTIAUTH_CACHE_KEY is not set: the passkey the app registers (its private key) is never cached unsealed');
+  expect(refused.message).toContain('user "dave" has passkey: register, and MULTIAUTH_CACHE_KEY is not set: the passkey the app registers (its private key) is never cached unsealed');
   expect(refused.hint).toContain('MULTIAUTH_CACHE_KEY');
   expect(refused.hint).toContain('docs/caching.md');
   // Another worker of the run fails at once: the run remembers it.
