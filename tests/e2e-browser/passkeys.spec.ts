@@ -142,6 +142,11 @@ test('passkey: register with no MULTIAUTH_CACHE_KEY: the cache on fails the sign
   stderr = '';
   expect(await main(['validate'], { ...io, env: { ...env, MULTIAUTH_CACHE: 'off' } })).toBe(0);
   expect(stderr).toBe('');
+  // A session bundle in plaintext (MULTIAUTH_STORE_PLAINTEXT=1) is for session tokens, not a private key.
+  stderr = '';
+  expect(await main(['login', '--all', '--out', 'bundle'], { ...io, env: { ...env, MULTIAUTH_STORE_PLAINTEXT: '1' } })).not.toBe(0);
+  expect(stderr).toContain('user "dave" has passkey: register, and MULTIAUTH_CACHE_KEY is not set');
+  for (const text of filesUnder(join(dir, 'bundle'))) expect(text).not.toContain('privateKey');
 
   const signingIn = new WorkerAuth({ baseDir: dir, env, browser }).session('dave');
   await signingIn.catch(() => undefined);
