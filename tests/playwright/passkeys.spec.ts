@@ -32,7 +32,7 @@ presets:
       - username: bob
         project: ${passkeyLoginProject('${DEMO_URL}')}${passkey(keys.bob, 'BOB_PASSKEY')}
       - username: carol
-        project: ${passkeyLoginProject('${DEMO_URL}')}${passkey(keys.carol, 'CAROL_PASSKEY', 'elsewhere.test')}
+        project: ${passkeyLoginProject('${DEMO_URL}', undefined, 2000)}${passkey(keys.carol, 'CAROL_PASSKEY', 'elsewhere.test')}
       - username: dave
         password: "\${DAVE_PASSWORD}"
         passkey: register
@@ -108,7 +108,7 @@ test('three rounds, one child run each, traces on: alice (file store) and bob (R
     const authDir = join(dir, '.auth');
     let daveKey = '';
     for (let round = 1; round <= 3; round++) {
-      // One worker: one browser at a time, on a machine the suite shares.
+      // One worker: one browser at a time, on a machine the suite shares (two workers were hardly faster).
       const result = await runInlineProject(
         { 'multiauth.yaml': config(keys), 'file.spec.ts': fileSpec(round === 1), 'redis.spec.ts': redisSpec, 'playwright.config.ts': PLAYWRIGHT_CONFIG },
         { env, args: ['--workers=1'], dir },
