@@ -25,6 +25,7 @@ const LONG_FIRST = [
   'playwright/access-matrix.spec.ts',
   'examples/demo-project.spec.ts',
   'e2e-protocols/django-access-matrix.spec.ts',
+  'playwright/passkeys.spec.ts',
 ].map((file) => `**/tests/${file}`);
 
 export default defineConfig({

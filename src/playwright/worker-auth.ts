@@ -33,6 +33,9 @@ import {
   rememberSuspect,
   removeUnreachableSessions,
   PASSKEY_KEY,
+  cacheOff,
+  registersUnsealed,
+  unsealedPasskeyError,
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
@@ -308,6 +311,23 @@ export class WorkerAuth {
     await (await this.store()).keepPasskey(user, storablePasskey(planUser, after));
   }
 
+  /** Whether `user` registers a passkey that nothing would seal (no MULTIAUTH_CACHE_KEY). */
+  private async registersUnsealed(user: string): Promise<boolean> {
+    const planUser = (await this.open()).plan.users.find((u) => u.name === user);
+    return planUser !== undefined && registersUnsealed(planUser, this.options.env);
+  }
+
+  /**
+   * Fails the sign-in of a user whose registered passkey the cache would write unsealed, before
+   * the app registers anything: a private key is never stored in clear. The store remembers the
+   * failure for the run.
+   */
+  private async refuseUnsealedPasskey(user: string): Promise<void> {
+    if (cacheOff(this.options.env) || !(await this.registersUnsealed(user))) return;
+    const planUser = (await this.open()).plan.users.find((u) => u.name === user);
+    if (planUser) throw unsealedPasskeyError(planUser);
+  }
+
   private async staticSession(user: string): Promise<Session> {
     const session = completeSession((await this.open()).plan, emptySession(user, Date.now()));
     this.statics.set(user, session);
@@ -330,12 +350,20 @@ export class WorkerAuth {
           backend,
           run: runId(this.options.env),
           redact: (text) => this.redactor.redact(text),
+          // With the cache off, a registered passkey nothing seals lives in this process only.
+          inMemory: async (user) => cacheOff(this.options.env) && (await this.registersUnsealed(user)),
         },
         {
           // Signing in or refreshing is what can print the config's secrets: the config is opened
           // first, which registers them in the redactor.
-          signIn: async (user, passkey) => signInUser((await this.open()).plan, user, { ...this.authOptions(), ...(passkey ? { passkey } : {}) }),
-          refresh: async (session, passkey) => refreshSignIn((await this.open()).plan, session, { ...this.authOptions(), ...(passkey ? { passkey } : {}) }),
+          signIn: async (user, passkey) => {
+            await this.refuseUnsealedPasskey(user);
+            return signInUser((await this.open()).plan, user, { ...this.authOptions(), ...(passkey ? { passkey } : {}) });
+          },
+          refresh: async (session, passkey) => {
+            await this.refuseUnsealedPasskey(session.user);
+            return refreshSignIn((await this.open()).plan, session, { ...this.authOptions(), ...(passkey ? { passkey } : {}) });
+          },
           hasPasskey: async (user) => (await this.open()).plan.users.some((u) => u.name === user && u.passkey !== undefined),
           checks: (user) => this.digest?.checkedUsers.includes(user) === true,
           check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
@@ -467,8 +495,7 @@ export class WorkerAuth {
    * within this run only.
    */
   private scopeKey(userKey: string): string {
-    const mode = (this.options.env.MULTIAUTH_CACHE ?? 'on').toLowerCase();
-    if (mode === 'off' || mode === '0' || mode === 'false') return `${userKey}:run:${runId(this.options.env)}`;
+    if (cacheOff(this.options.env)) return `${userKey}:run:${runId(this.options.env)}`;
     return userKey;
   }
 }

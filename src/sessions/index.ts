@@ -17,6 +17,7 @@ export { sessionBackendFromEnv, type BackendChoice } from './store-from-env.js';
 export { FileBackend, type FileBackendOptions } from './file-backend.js';
 export type { SessionBackend } from './store-backend.js';
 export { Sealer, sealerFromEnv } from './seal.js';
+export { cacheOff, registersUnsealed, unsealedPasskeyError, unsealedPasskeyWarnings } from './passkey-sealing.js';
 export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';

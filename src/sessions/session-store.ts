@@ -57,6 +57,11 @@ export interface SessionStoreOptions {
   /** false = keep sessions in memory only (no files, no cross-process sharing). Default true. */
   persist?: boolean;
   /**
+   * The users whose sessions and passkey stay in this process's memory even though the store
+   * persists the others' (a registered passkey with nothing to seal it, under `MULTIAUTH_CACHE=off`).
+   */
+  inMemory?: (user: string) => Promise<boolean>;
+  /**
    * The run (`runId`): a failed sign-in is remembered for the processes of this run, which then
    * fail at once instead of signing in again. Default: failures are remembered in this process only.
    */
@@ -100,11 +105,7 @@ export class SessionStore {
     if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
     const memo = this.memo.get(user);
     if (memo && !needsRefresh(memo, this.now())) return Promise.resolve({ session: memo, source: 'memo' });
-    return this.once(user, () =>
-      this.options.persist === false
-        ? this.obtainInMemory(user, memo)
-        : this.resolveShared(user),
-    );
+    return this.once(user, async () => ((await this.memoryOnly(user)) ? this.obtainInMemory(user, memo) : this.resolveShared(user)));
   }
 
   /**
@@ -116,7 +117,7 @@ export class SessionStore {
   renew(user: string, dead: SignInResult): Promise<ResolvedSession> {
     if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
     this.memo.delete(user);
-    return this.once(user, () => (this.options.persist === false ? this.obtainInMemory(user, undefined) : this.renewShared(user, dead)));
+    return this.once(user, async () => ((await this.memoryOnly(user)) ? this.obtainInMemory(user, undefined) : this.renewShared(user, dead)));
   }
 
   /**
@@ -124,7 +125,7 @@ export class SessionStore {
    * test page signed in with the passkey since.
    */
   async keptPasskey(user: string): Promise<StoredPasskey | undefined> {
-    if (this.options.persist === false) return this.passkeys.get(user);
+    if (await this.memoryOnly(user)) return this.passkeys.get(user);
     return (await this.backend.read(this.backend.slot(user, PASSKEY_KEY), PASSKEY_KEY))?.passkey;
   }
 
@@ -134,7 +135,7 @@ export class SessionStore {
    */
   async keepPasskey(user: string, passkey: StoredPasskey): Promise<void> {
     const later = (kept: StoredPasskey | undefined): boolean => kept !== undefined && kept.id === passkey.id && kept.signCount >= passkey.signCount;
-    if (this.options.persist === false) {
+    if (await this.memoryOnly(user)) {
       if (!later(this.passkeys.get(user))) this.passkeys.set(user, passkey);
       return;
     }
@@ -143,6 +144,11 @@ export class SessionStore {
       if (later((await this.backend.read(slot, PASSKEY_KEY))?.passkey)) return;
       await this.backend.write(slot, PASSKEY_KEY, { ...emptySession(user, this.now()), passkey });
     });
+  }
+
+  /** Whether `user`'s sessions and passkey stay in this process (`persist: false`, `inMemory`). */
+  private async memoryOnly(user: string): Promise<boolean> {
+    return this.options.persist === false || (await this.options.inMemory?.(user)) === true;
   }
 
   /** Forgets the memo of a user (e.g. after the server revoked the session); files stay. */

@@ -313,6 +313,9 @@ users:
   }),
   'digest-basic-only': () => cli(['login', 'alice'], { 'multiauth.yaml': digestPreset('basic-only') }),
   'digest-auth-int': () => cli(['login', 'alice'], { 'multiauth.yaml': digestPreset('auth-int') }),
+  // validate in an environment with the cache on and no MULTIAUTH_CACHE_KEY: the warning, and the
+  // error dave's sign-in would fail with (the same text).
+  'passkey-unsealed': () => cli(['validate'], { 'multiauth.yaml': webdriverPreset('').replace('- username: alice\n', '- username: dave\n        passkey: register\n') }, { MULTIAUTH_CACHE: 'on' }),
   'failure-remembered': async () => {
     const path = failureFilePath(join(writeFiles({}), 'alice-1f2e3d4c5b6a7988.json'));
     writeFailure(path, 'run-1', new MultiAuthError('AUTH_HTTP_STATUS', 'the server answered HTTP 401 (Unauthorized)'), (text) => text);

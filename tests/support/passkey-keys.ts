@@ -58,12 +58,13 @@ export async function serverCounter(demoUrl: string, username: string, id: strin
 
 /**
  * A webdriver preset user's YAML that signs in at the demo's passkey page: usernameless, or
- * username-first when `typed` is given; ends when the app page loaded.
+ * username-first when `typed` is given; ends when the app page loaded, or fails after `waitMs`
+ * (a user whose sign-in must fail need not wait long).
  */
-export function passkeyLoginProject(demoUrl: string, typed?: string): string {
+export function passkeyLoginProject(demoUrl: string, typed?: string, waitMs = 5000): string {
   return `{ tests: [{ id: t, name: passkey, commands: [
           { id: c1, command: open, target: "${demoUrl}/passkeys/login" },
           ${typed === undefined ? '' : `{ id: c2, command: type, target: "id=username", value: "${typed}" },`}
           { id: c3, command: click, target: "id=passkey-sign-in" },
-          { id: c4, command: waitForElementPresent, target: "css=#status[data-signed-in]", value: "5000" } ] }] }`;
+          { id: c4, command: waitForElementPresent, target: "css=#status[data-signed-in]", value: "${waitMs}" } ] }] }`;
 }

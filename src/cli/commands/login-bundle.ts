@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { MultiAuthError } from '../../core/errors.js';
 import type { PlanUser } from '../../compile/index.js';
 import { closeDispatchers, signInUser, type SignInResult } from '../../runtime/index.js';
-import { configOwner, digestOf, FileBackend, runId, sealerFromEnv, type OpenedConfig } from '../../sessions/index.js';
+import { configOwner, digestOf, FileBackend, registersUnsealed, runId, sealerFromEnv, unsealedPasskeyError, type OpenedConfig } from '../../sessions/index.js';
 import type { CliIo } from '../io.js';
 import { inOrderBounded, userFailure } from './bounded.js';
 import { browserFor } from './browser-users.js';
@@ -52,6 +52,8 @@ export async function writeBundle(opened: OpenedConfig, request: BundleRequest):
       request.parallel,
       async (user): Promise<{ user: string; produced?: SignInResult; error?: MultiAuthError }> => {
         try {
+          // MULTIAUTH_STORE_PLAINTEXT=1 covers session tokens, never a registered private key.
+          if (registersUnsealed(user, io.env)) throw unsealedPasskeyError(user);
           const produced = await signInUser(plan, user.name, { redactor, browser: browser?.browser });
           const key = keys.get(user.name) as string;
           await backend.write(backend.slot(user.name, key), key, produced);

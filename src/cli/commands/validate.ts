@@ -1,5 +1,6 @@
 import { explainPlan } from '../../compile/index.js';
-import { displayPath, plural, usableConfig } from '../check-config.js';
+import { unsealedPasskeyWarnings } from '../../sessions/index.js';
+import { displayPath, plural, renderIssues, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
 import { jsonText } from '../json-output.js';
@@ -31,7 +32,13 @@ export const validateCommand: Command = {
   },
   positionals: { min: 0, max: 0 },
   async run({ values, io }) {
-    const { file, plan, warnings, redactor } = await usableConfig(values.config as string | undefined, io);
+    const opened = await usableConfig(values.config as string | undefined, io);
+    const { file, plan, redactor } = opened;
+    // The environment this command sees is the one the tests will likely run in: a registered
+    // passkey it would not seal fails its sign-in then, so say it now.
+    const unsealed = unsealedPasskeyWarnings(plan, io.env).map((issue) => ({ ...issue, location: opened.loaded.locate(issue.path) }));
+    if (unsealed.length) io.stderr.write(renderIssues(unsealed, io.cwd, undefined, redactor));
+    const warnings = [...opened.warnings, ...unsealed];
     const procedures = Object.keys(plan.procedures).length;
     if (values.json) {
       io.stdout.write(jsonText({
