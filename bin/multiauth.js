@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The published CLI runs the compiled output; `npm run build` produces it.
-import { main } from '../dist/cli/main.js';
+import { main, quietOnClosedPipe } from '../dist/cli/main.js';
 
+quietOnClosedPipe(process.stdout, process.stderr);
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

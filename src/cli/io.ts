@@ -42,3 +42,20 @@ const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 export function exitCodeOf(code: ErrorCode): number {
   return INVALID_INPUT.has(code) ? ExitCode.INVALID : ExitCode.AUTH_FAILED;
 }
+
+/**
+ * Makes a closed pipe end the command quietly: `multiauth schema | head` closes stdout early, and
+ * Node's default for the stream's `EPIPE` error is an uncaught exception with a stack trace.
+ * Whatever else fails on the stream ends the command with its one-line message.
+ *
+ * @example
+ * quietOnClosedPipe(process.stdout, process.stderr);
+ */
+export function quietOnClosedPipe(...streams: NodeJS.WriteStream[]): void {
+  for (const stream of streams) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.OK);
+      process.exit(ExitCode.INTERNAL);
+    });
+  }
+}

@@ -10,7 +10,7 @@ import { jsonFailure } from './json-output.js';
 import { commandUsage, HELP_OPTION, mainUsage } from './usage.js';
 
 export type { CliIo } from './io.js';
-export { ExitCode } from './io.js';
+export { ExitCode, quietOnClosedPipe } from './io.js';
 
 /**
  * Runs the `multiauth` command line and returns the exit code (DESIGN.md section 6): 0 ok, 1

@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type CliIo } from '../../src/cli/main.js';
@@ -182,6 +183,13 @@ test('schema prints the JSON Schema, the same as docs/schema.json', () => {
   const run = runCli(['schema']);
   expect(run.code).toBe(0);
   expect(run.stdout).toBe(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8'));
+});
+
+test('a reader that stops early (multiauth schema | head) ends the command quietly, without a stack trace', () => {
+  // The schema is far more than a pipe's buffer: the writes after `head` exits meet EPIPE.
+  const run = spawnSync('bash', ['-c', `"${process.execPath}" bin/multiauth.js schema | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.stdout).toBe('0\n');
 });
 
 test('an error that is not a MultiAuthError is reported as a bug with its stack, exit 70', async () => {
