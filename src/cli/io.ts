@@ -46,7 +46,7 @@ export function exitCodeOf(code: ErrorCode): number {
 /**
  * Makes a closed pipe end the command quietly: `multiauth schema | head` closes stdout early, and
  * Node's default for the stream's `EPIPE` error is an uncaught exception with a stack trace.
- * Whatever else fails on the stream ends the command with its one-line message.
+ * Whatever else fails on a stream is said in one line on the other one, and the command exits 70.
  *
  * @example
  * quietOnClosedPipe(process.stdout, process.stderr);
@@ -55,6 +55,13 @@ export function quietOnClosedPipe(...streams: NodeJS.WriteStream[]): void {
   for (const stream of streams) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.OK);
+      // The other stream may still take a line; when it is the one that failed, nothing can.
+      const other = stream === process.stderr ? process.stdout : process.stderr;
+      try {
+        other.write(`multiauth: cannot write its output (${error.code ?? 'write failed'})\n`);
+      } catch {
+        // Nothing can be said.
+      }
       process.exit(ExitCode.INTERNAL);
     });
   }

@@ -185,11 +185,15 @@ test('schema prints the JSON Schema, the same as docs/schema.json', () => {
   expect(run.stdout).toBe(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8'));
 });
 
-test('a reader that stops early (multiauth schema | head) ends the command quietly, without a stack trace', () => {
+test('a reader that stops early (multiauth schema | head) ends the command quietly; a full disk says so in a line; never a stack trace', () => {
   // The schema is far more than a pipe's buffer: the writes after `head` exits meet EPIPE.
   const run = spawnSync('bash', ['-c', `"${process.execPath}" bin/multiauth.js schema | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
   expect(run.stderr).toBe('');
   expect(run.stdout).toBe('0\n');
+  // Any other failure of the stream (a full disk): one line on the other stream, exit 70.
+  const full = spawnSync('bash', ['-c', `"${process.execPath}" bin/multiauth.js schema > /dev/full`], { cwd: ROOT, encoding: 'utf8' });
+  expect(full.stderr).toBe('multiauth: cannot write its output (ENOSPC)\n');
+  expect(full.status).toBe(70);
 });
 
 test('an error that is not a MultiAuthError is reported as a bug with its stack, exit 70', async () => {
