@@ -19,10 +19,10 @@ import type { Session, SignInResult } from './session/session.js';
 import { lazyModule } from '../core/lazy-module.js';
 
 // What signs in loads on first use (see the header): these are its parts.
-const engine = () => lazyModule<typeof import('./engine/authenticate.js')>(() => require('./engine/authenticate.js'), () => import('./engine/authenticate.js'));
-const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>(() => require('./http/dispatcher.js'), () => import('./http/dispatcher.js'));
-const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>(() => require('./protocols/browser/launch.js'), () => import('./protocols/browser/launch.js'));
-const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>(() => require('./engine/preflight.js'), () => import('./engine/preflight.js'));
+const engine = () => lazyModule<typeof import('./engine/authenticate.js')>('./engine/authenticate.js', () => import('./engine/authenticate.js'));
+const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>('./http/dispatcher.js', () => import('./http/dispatcher.js'));
+const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>('./protocols/browser/launch.js', () => import('./protocols/browser/launch.js'));
+const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>('./engine/preflight.js', () => import('./engine/preflight.js'));
 
 export { findPlanUser } from './engine/find-user.js';
 export { checkBrowserPath } from './protocols/browser/browser-path.js';
@@ -116,7 +116,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
 export async function sendAccessRequest(...args: Parameters<typeof import('./access/send.js').sendAccessRequest>): ReturnType<typeof import('./access/send.js').sendAccessRequest> {
   // Held once loaded: a matrix sends thousands, and every import() call resolves the module again
   // (through the loader hooks' thread when a loader such as tsx is registered: a third of the CPU).
-  sendModule ??= lazyModule<typeof import('./access/send.js')>(() => require('./access/send.js'), () => import('./access/send.js'));
+  sendModule ??= lazyModule<typeof import('./access/send.js')>('./access/send.js', () => import('./access/send.js'));
   return (await sendModule).sendAccessRequest(...args);
 }
 

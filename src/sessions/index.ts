@@ -46,6 +46,6 @@ export { isOwnUserTypes, userTypesPath, userTypesText, writeUserTypes, type User
  */
 export async function openConfig(options: OpenConfigOptions): Promise<OpenedConfig> {
   const preflight = options.checks === false ? undefined : await loadPreflight();
-  return (await lazyModule<typeof import('./open-config.js')>(() => require('./open-config.js'), () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
+  return (await lazyModule<typeof import('./open-config.js')>('./open-config.js', () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
 export { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type AccessMatrixOptions } from './access-matrix.js';
