@@ -29,6 +29,7 @@ import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
 import type { AuthUserName } from './user-names.js';
 import { loadPlaywrightTest } from './playwright-test.js';
+import { warnWorkerShare } from './worker-share.js';
 
 const base = loadPlaywrightTest().test;
 
@@ -125,6 +126,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         baseURL: (workerInfo.project.use as { baseURL?: string }).baseURL,
         browser: { newContext: async (options?: import('playwright-core').BrowserContextOptions) => (await _authBrowser.get()).newContext(options) },
       });
+      warnWorkerShare(workerInfo.project, workerInfo.config.workers, process.env, (key) => auth.firstInRun(key));
       await use(auth);
       await auth.close();
     },

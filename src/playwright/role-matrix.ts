@@ -3,6 +3,7 @@ import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, 
 import { playwrightConfigDir } from './config-dir.js';
 import { warnPlainTestImports, type ProjectFiles } from './plain-test-import.js';
 import { toSpecError } from './spec-error.js';
+import { shareWorkers, WORKER_SHARE_ENV } from './worker-share.js';
 import { MATRIX_USER_KEY } from './sign-in-report.js';
 import type { AuthUserName } from './user-names.js';
 
@@ -15,6 +16,13 @@ export interface RoleMatrixOptions {
   config?: string;
   /** Only these users, in this order (each must be declared; typed by `multiauth types`). */
   users?: AuthUserName[];
+  /**
+   * `authProjects` only: the run's `workers` when `playwright.config.ts` sets them (pass the same
+   * value; Playwright does not show it while the config loads). With it the users' projects share
+   * the workers as {@link shareWorkers} says; without it the command line's `--workers`, else
+   * Playwright's default, is assumed.
+   */
+  workers?: number | string;
 }
 
 /**
@@ -46,16 +54,29 @@ export function authUsers(options: RoleMatrixOptions = {}): AuthUserName[] {
  * The runner warns of each spec file of the project that takes `test` from `@playwright/test`: its
  * tests would run signed out.
  *
+ * When the users divide evenly among the run's workers, each user's project gets its share of them
+ * as Playwright's per-project `workers` ({@link shareWorkers}): a worker then runs whole users, so
+ * it starts once per user rather than once per user and worker, and users sign in side by side. A
+ * `workers` of the project passed in is kept as it is. A config that sets `workers` passes the
+ * same value in `options.workers`.
+ *
  * @example
+ * const workers = process.env.CI ? 2 : undefined;
  * export default defineConfig({
- *   projects: authProjects({ name: 'api', testMatch: /api\/.*\.spec\.ts/ }, { users: ['admin', 'viewer'] }),
+ *   workers,
+ *   projects: authProjects({ name: 'api', testMatch: /api\/.*\.spec\.ts/ }, { users: ['admin', 'viewer'], workers }),
  * });
  */
-export function authProjects<P extends { name?: string; use?: object }>(project: P, options: RoleMatrixOptions = {}): P[] {
+export function authProjects<P extends { name?: string; use?: object; workers?: number | string }>(project: P, options: RoleMatrixOptions = {}): P[] {
   const configDir = playwrightConfigDir();
   const config = matrixConfig(options, configDir);
-  const projects = usersOf(config, options.users).map((user) => ({
+  const users = usersOf(config, options.users);
+  const share = project.workers === undefined ? shareWorkers(users.length, { argv: process.argv, ...(options.workers === undefined ? {} : { given: options.workers }) }) : undefined;
+  // The runner's assumption, for its workers (they inherit its environment): they know the run's real workers.
+  if (share && process.env.TEST_WORKER_INDEX === undefined) process.env[WORKER_SHARE_ENV] = JSON.stringify(share);
+  const projects = users.map((user) => ({
     ...project,
+    ...(share?.perUser === undefined ? {} : { workers: share.perUser }),
     name: project.name ? `${project.name}-${user}` : user,
     use: { ...project.use, authUser: user, authConfig: config.file },
     // Whose project it is, for the warning when a spec's own authUser overrides it.

@@ -92,7 +92,8 @@ export function warnOverriddenUser(testInfo: TestInfo, authUser: string | undefi
 /** The marker `authProjects` puts in each project's `metadata`: whose project it is. */
 export const MATRIX_USER_KEY = 'multiauthUser';
 
-function matrixUserOf(metadata: unknown): string | undefined {
+/** Whose project of `authProjects` a project's `metadata` says it is, or undefined: none of its. */
+export function matrixUserOf(metadata: unknown): string | undefined {
   if (typeof metadata !== 'object' || metadata === null || !Object.hasOwn(metadata, MATRIX_USER_KEY)) return undefined;
   const user = (metadata as Record<string, unknown>)[MATRIX_USER_KEY];
   return typeof user === 'string' ? user : undefined;

@@ -10,6 +10,7 @@ import { unexpectedCellError } from '../../src/playwright/access-matrix.js';
 import { baseUrlMismatch } from '../../src/playwright/base-url.js';
 import { MATRIX_USER_KEY, warnOverriddenUser } from '../../src/playwright/sign-in-report.js';
 import { warnPlainTestImports } from '../../src/playwright/plain-test-import.js';
+import { shareWorkers, warnWorkerShare, WORKER_SHARE_ENV } from '../../src/playwright/worker-share.js';
 import { LazySignedInUser, type BrowserParts } from '../../src/playwright/signed-in-user.js';
 import type { AccessCell } from '../../src/runtime/access/matrix.js';
 import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js';
@@ -206,6 +207,18 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     const dir = writeFiles({ 'tests/old.spec.ts': "import { test, expect } from '@playwright/test';\n" });
     let warned = '';
     warnPlainTestImports({ testDir: 'tests' }, dir, ['api-alice', 'api-bob'], {}, (text) => (warned += text));
+    return warned;
+  },
+  // A matrix of two users told 2 workers, in a run of 4.
+  'worker-share': async () => {
+    const write = process.stderr.write;
+    let warned = '';
+    process.stderr.write = ((text: string) => ((warned += text), true)) as typeof process.stderr.write;
+    try {
+      warnWorkerShare({ metadata: { [MATRIX_USER_KEY]: 'alice' } }, 4, { [WORKER_SHARE_ENV]: JSON.stringify(shareWorkers(2, { argv: [], given: 2 })) }, () => true);
+    } finally {
+      process.stderr.write = write;
+    }
     return warned;
   },
   'user-unknown': () => cli(['login', 'alcie'], {

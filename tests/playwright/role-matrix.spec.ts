@@ -31,6 +31,63 @@ test('delete an item', async ({ authedRequest, authSession }, testInfo) => {
   expect(result.output).toMatch(/\[api-dave\]/);
 });
 
+/** The spec of the worker-share runs: each test says which project ran it in which worker. */
+const WHERE_SPEC = `
+import { test } from 'playwright-multiauth';
+for (let i = 0; i < 4; i++) {
+  test('where ' + i, async ({ authedRequest }, testInfo) => {
+    await authedRequest.get('/whoami');
+    console.log('RAN ' + testInfo.project.name + ' ' + testInfo.workerIndex + ' ' + testInfo.parallelIndex);
+  });
+}
+`;
+
+function workersByProject(output: string): Map<string, Set<string>> {
+  const seen = new Map<string, Set<string>>();
+  for (const [, project, worker] of output.matchAll(/^RAN (\S+) (\d+) \d+$/gm)) {
+    seen.set(project as string, (seen.get(project as string) ?? new Set()).add(worker as string));
+  }
+  return seen;
+}
+
+test('4 users on 2 workers: each user runs whole in one worker, two users at a time, and nobody is warned', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'playwright.config.ts': inlineConfig(`fullyParallel: true,
+  projects: (await import('playwright-multiauth')).authProjects({ name: 'api' }),`),
+      'multiauth.yaml': MULTI_CONFIG,
+      'where.spec.ts': WHERE_SPEC.replace('authedRequest.get(', 'authedRequest.post(').replace("'/whoami')", "'/whoami', { data: {} })"),
+    },
+    { env: demoEnv },
+  );
+  expect(result.output).toContain('16 passed');
+  const seen = workersByProject(result.output);
+  expect([...seen.keys()].sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave']);
+  // Without the share, fullyParallel spreads each project's 4 tests over both workers.
+  for (const workers of seen.values()) expect(workers.size).toBe(1);
+  expect(new Set([...seen.values()].flatMap((w) => [...w])).size).toBe(4);
+  expect(new Set(result.output.match(/^RAN \S+ \d+ (\d+)$/gm)?.map((line) => line.split(' ')[3]))).toEqual(new Set(['0', '1']));
+  expect(result.output).not.toContain('authProjects limited');
+});
+
+test('a config that sets more workers than authProjects was told is warned once, with the value to pass', async ({ demoEnv }) => {
+  const result = await runInlineProject(
+    {
+      'playwright.config.ts': inlineConfig(`fullyParallel: true,
+  workers: 4,
+  projects: (await import('playwright-multiauth')).authProjects({ name: 'api' }, { users: ['alice', 'bob'], workers: 2 }),`),
+      'multiauth.yaml': MULTI_CONFIG,
+      'where.spec.ts': WHERE_SPEC,
+    },
+    { env: demoEnv, workersFromConfig: true },
+  );
+  expect(result.output).toContain('8 passed');
+  const warnings = result.output.match(/playwright-multiauth: warning: authProjects limited .*/g) ?? [];
+  expect(warnings).toEqual([
+    "playwright-multiauth: warning: authProjects limited each of the 2 users' projects to 1 worker, assuming 2 workers (option), but this run has 4: at most 2 run at once. Tell authProjects the config's workers: authProjects(project, { workers: 4 }).",
+  ]);
+});
+
 test('authUsers lists users synchronously for describe loops, and a chosen subset stays in order', async ({ demoEnv }) => {
   const result = await runInlineProject(
     {

@@ -50,11 +50,12 @@ export default defineConfig({
  * Writes a small Playwright project into a fresh folder under .tmp-inline/ (inside this package,
  * so its specs import 'playwright-multiauth' by self-reference: the built dist/, as users get it)
  * and runs it in a child process, as Playwright's own runInlineTest does. `wrap` is a command the
- * run is started through (e.g. `unshare --pid --fork --mount-proc`, as in a container).
+ * run is started through (e.g. `unshare --pid --fork --mount-proc`, as in a container). Two
+ * workers are asked for on the command line unless `workersFromConfig` leaves them to the config.
  */
 export async function runInlineProject(
   files: Record<string, string>,
-  options: { env?: Record<string, string>; args?: string[]; dir?: string; wrap?: string[] } = {},
+  options: { env?: Record<string, string>; args?: string[]; dir?: string; wrap?: string[]; workersFromConfig?: boolean } = {},
 ): Promise<InlineResult> {
   const base = join(ROOT, '.tmp-inline');
   mkdirSync(base, { recursive: true });
@@ -64,7 +65,7 @@ export async function runInlineProject(
     writeFileSync(join(dir, name), text);
   }
   const env = { ...withoutRunnerVariables(process.env), CI: '', NO_COLOR: '1', ...options.env };
-  const command = [process.execPath, PLAYWRIGHT_CLI, 'test', '--workers=2', ...(options.args ?? [])];
+  const command = [process.execPath, PLAYWRIGHT_CLI, 'test', ...(options.workersFromConfig ? [] : ['--workers=2']), ...(options.args ?? [])];
   const [program, ...args] = [...(options.wrap ?? []), ...command] as [string, ...string[]];
   const child = spawn(program, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
