@@ -109,7 +109,7 @@ function writeCommon(dir: string): void {
  * specs use `authedRequest` and `page`. Sessions are cached in `.auth/` beside the config.
  *
  * @example
- * const side = ourSide(join(benchRoot, 'vs-setup-ours'), HEADLINE);
+ * const side = ourSide(join(installedPackageRoot(join(tmpdir(), "multiauth-bench-vs")), "ours"), HEADLINE);
  */
 export function ourSide(dir: string, shape: SuiteShape): Side {
   writeCommon(dir);
@@ -122,7 +122,8 @@ import { authProjects } from 'playwright-multiauth';
 ${BROWSER}
 export default defineConfig({
   ${sharedConfig(shape)}
-  projects: authProjects({ name: 'suite' }),
+  // The users in the setup project's order; the config's workers, which authProjects shares among them.
+  projects: authProjects({ name: 'suite' }, { users: ${JSON.stringify(users.map((u) => u.name))}, workers: ${shape.workers} }),
 });
 `,
   );
@@ -181,7 +182,7 @@ ${web.map(user).join('\n')}
  * into `extraHTTPHeaders` from the file the setup wrote.
  *
  * @example
- * const side = theirSide(join(benchRoot, 'vs-setup-theirs'), HEADLINE);
+ * const side = theirSide(join(base, "theirs"), HEADLINE);
  */
 export function theirSide(dir: string, shape: SuiteShape): Side {
   writeCommon(dir);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDemoServer, type DemoServer } from '../fixtures/demo-server/index.js';
 import { median, round, type BenchResult } from './stats.js';
-import { benchRoot } from './suite.js';
+import { installedPackageRoot } from './installed-package.js';
 import { ourSide, theirSide, type Side, type SuiteShape } from './vs-setup-project-files.js';
 
 /** What a real identity provider costs per sign-in (a form, a redirect, a token exchange). */
@@ -92,8 +92,10 @@ interface Rounds {
 }
 
 async function measure(shape: SuiteShape, rounds: number, demo: DemoServer): Promise<Rounds> {
-  const ours = ourSide(join(benchRoot, 'vs-setup-ours'), shape);
-  const theirs = theirSide(join(benchRoot, 'vs-setup-theirs'), shape);
+  // Both sides outside the repository, the package installed as users get it.
+  const base = installedPackageRoot(join(tmpdir(), 'multiauth-bench-vs'));
+  const ours = ourSide(join(base, 'ours'), shape);
+  const theirs = theirSide(join(base, 'theirs'), shape);
   const figures: Rounds = { ours: { cold: [], warm: [] }, theirs: { cold: [], warm: [] } };
   const both = [
     { side: ours, into: figures.ours },
