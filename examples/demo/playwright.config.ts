@@ -8,12 +8,14 @@ process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
 // webServer starts a fresh demo server every run, which knows none of the sessions it issued
 // before: multiauth.yaml's `validation` finds that out once per run and signs each user in again.
 
+// Told to authProjects too: it shares the workers among the users (Playwright does not show them while this file loads).
+const workers = 2;
 const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
-  workers: 2,
+  workers,
   reporter: process.env.DEMO_REPORTER ?? 'list',
   use: {
     baseURL: process.env.DEMO_URL,
@@ -27,7 +29,7 @@ export default defineConfig({
   projects: [
     // The role matrix: roles.spec.ts runs once as every configured user of the multiauth.yaml
     // beside this file (wherever playwright is run from).
-    ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }),
+    ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }, { workers }),
     { name: 'scenarios', testIgnore: /roles\.spec\.ts/ },
   ],
 });
