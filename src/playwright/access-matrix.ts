@@ -6,15 +6,9 @@ import type { Plan, PlanAccess, PlanAccessRequest } from '../compile/index.js';
 import { MultiAuthError } from '../core/errors.js';
 import type { Redactor } from '../core/redactor.js';
 import { readRegularFile, writeFileAtomically } from '../core/regular-file.js';
+// The matrix's classifying and rendering load in its tests (loadAccess): declaring it needs none of them.
 import {
-  accessCell,
-  accessRequestParts,
-  cellProblem,
-  cellText,
-  classifyAnswer,
-  denyRulesFor,
-  matrixHtml,
-  matrixMarkdown,
+  loadAccess,
   type AccessAnswer,
   type AccessCell,
   type ObservedMatrix,
@@ -76,10 +70,11 @@ export function accessMatrix(options: AccessMatrixOptions = {}): void {
             const plan = await _multiauth.plan();
             const planAccess = plan.access as PlanAccess;
             const request = planAccess.requests.find((r) => r.name === name) as PlanAccessRequest;
+            const { accessCell, classifyAnswer, denyRulesFor, cellText } = await loadAccess();
             const cell = accessCell(classifyAnswer(await send(authedRequest, request), denyRulesFor(plan, planAccess, user)), planAccess.expect[user]?.[name] ?? 'deny');
             keepCell(testInfo, user, name, cell);
             testInfo.annotations.push({ type: 'access', description: `${user} × ${name}: ${cellText(cell)}` });
-            if (cell.unexpected) throw unexpectedCellError(plan, user, request, cell, _multiauth.redactor);
+            if (cell.unexpected) throw await unexpectedCellError(plan, user, request, cell, _multiauth.redactor);
           });
         }
       });
@@ -89,6 +84,7 @@ export function accessMatrix(options: AccessMatrixOptions = {}): void {
       // Cells hold statuses, names and paths; masked all the same, as every text shown is.
       await _multiauth.registerConfigSecrets();
       const mask = (text: string) => _multiauth.redactor.redact(text);
+      const { matrixHtml, matrixMarkdown } = await loadAccess();
       await testInfo.attach('access matrix.html', { body: mask(matrixHtml(observed)), contentType: 'text/html' });
       await testInfo.attach('access matrix.md', { body: mask(matrixMarkdown(observed)), contentType: 'text/markdown' });
     });
@@ -96,7 +92,7 @@ export function accessMatrix(options: AccessMatrixOptions = {}): void {
 }
 
 async function send(request: APIRequestContext, planned: PlanAccessRequest): Promise<AccessAnswer> {
-  const parts = accessRequestParts(planned);
+  const parts = (await loadAccess()).accessRequestParts(planned);
   const headers: Record<string, string> = {};
   for (const [name, value] of parts.headers) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   try {
@@ -123,9 +119,10 @@ async function send(request: APIRequestContext, planned: PlanAccessRequest): Pro
  * what to fix (the application's check, or `access.expect`). Exported for the docs' quoted-message test.
  *
  * @example
- * throw unexpectedCellError(plan, 'bob', request, cell, redactor);
+ * throw await unexpectedCellError(plan, 'bob', request, cell, redactor);
  */
-export function unexpectedCellError(plan: Plan, user: string, request: PlanAccessRequest, cell: AccessCell, redactor: Redactor): unknown {
+export async function unexpectedCellError(plan: Plan, user: string, request: PlanAccessRequest, cell: AccessCell, redactor: Redactor): Promise<unknown> {
+  const { cellProblem } = await loadAccess();
   const planUser = plan.users.find((u) => u.name === user);
   // The sentence names the user, method, URL and status: a context line would say "while signing in".
   return toSpecError(new MultiAuthError('ACCESS_UNEXPECTED', cellProblem(user, request, cell), {

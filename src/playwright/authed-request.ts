@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse, Request } from 'playwright-core';
-import { answerChallenge } from '../runtime/index.js';
+import { loadDigestAnswer } from '../runtime/index.js';
 import type { DigestSessionState, Session } from '../runtime/index.js';
 import { applySession } from '../runtime/index.js';
 import { fetchArguments, readApiCall, type FetchOptions } from './api-call.js';
@@ -137,6 +137,7 @@ export function wrapRequestContext(
           return retried;
         }
         const method = sent.method as string;
+        const answerChallenge = await loadDigestAnswer();
         const early = answerChallenge(digest, { method, url });
         if (early) digest = early.state;
         const response = await send(url, early ? withAuthorization(sent, early.authorization) : sent);

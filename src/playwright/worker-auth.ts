@@ -25,12 +25,11 @@ import {
   configOwner,
   digestOf,
   firstInRun,
-  isKnownDenial,
+  loadDenials,
+  loadUserTypes,
   openConfig,
   quickConfigKey,
   readRunDigest,
-  rememberDenial,
-  rememberSuspect,
   removeUnreachableSessions,
   PASSKEY_KEY,
   cacheOff,
@@ -39,11 +38,8 @@ import {
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
-  suspectSince,
-  isOwnUserTypes,
-  userTypesPath,
   writeRunDigest,
-  writeUserTypes,
+  type Denial,
   type OpenedConfig,
   type SessionSource,
   type RunDigest,
@@ -239,28 +235,28 @@ export class WorkerAuth {
   /** Whether `answer` to `user` was found a denial (in this run or a recent one), not a dead session. */
   async isDenial(user: string, answer: AnswerOf): Promise<boolean> {
     const denial = await this.denialOf(user, answer);
-    return denial !== undefined && isKnownDenial(this.locate().cacheDir, denial);
+    return denial !== undefined && (await loadDenials()).isKnownDenial(this.locate().cacheDir, denial);
   }
 
   /** Remembers, for every worker, that `answer` is what `user` gets with a working session. */
   async rememberDenial(user: string, answer: AnswerOf): Promise<void> {
     const denial = await this.denialOf(user, answer);
-    if (denial) rememberDenial(this.locate().cacheDir, denial);
+    if (denial) (await loadDenials()).rememberDenial(this.locate().cacheDir, denial);
   }
 
   /** When the session made by a re-sign-in for `answer` that could not be checked was made, if there was one. */
   async suspectSince(user: string, answer: AnswerOf): Promise<number | undefined> {
     const denial = await this.denialOf(user, answer);
-    return denial && suspectSince(this.locate().cacheDir, denial);
+    return denial && (await loadDenials()).suspectSince(this.locate().cacheDir, denial);
   }
 
   /** Remembers that `answer` signed `user` in again at `since` and the request was not sent again. */
   async rememberSuspect(user: string, answer: AnswerOf, since: number): Promise<void> {
     const denial = await this.denialOf(user, answer);
-    if (denial) rememberSuspect(this.locate().cacheDir, denial, since);
+    if (denial) (await loadDenials()).rememberSuspect(this.locate().cacheDir, denial, since);
   }
 
-  private async denialOf(user: string, { method, url, refusal }: AnswerOf): Promise<Parameters<typeof isKnownDenial>[1] | undefined> {
+  private async denialOf(user: string, { method, url, refusal }: AnswerOf): Promise<Denial | undefined> {
     const digest = await this.digestOrOpen();
     const index = digest.users.indexOf(user);
     let path: string;
@@ -423,7 +419,7 @@ export class WorkerAuth {
         if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
         this.showWarnings(opened, cacheDir);
         this.tidy(file, cacheDir, this.digest);
-        this.updateUserTypes(file, this.digest.users);
+        await this.updateUserTypes(file, this.digest.users);
         return opened;
       } catch (error) {
         throw toSpecError(error, this.redactor);
@@ -475,9 +471,10 @@ export class WorkerAuth {
    * and never in CI (CI set), whose checkout should stay as it was committed. Best effort: a
    * declaration that cannot be written fails no test.
    */
-  private updateUserTypes(file: string, users: readonly string[]): void {
+  private async updateUserTypes(file: string, users: readonly string[]): Promise<void> {
     const ci = (this.options.env.CI ?? '').toLowerCase();
     if (ci !== '' && ci !== '0' && ci !== 'false') return;
+    const { isOwnUserTypes, userTypesPath, writeUserTypes } = await loadUserTypes();
     const path = userTypesPath(file);
     try {
       if (isOwnUserTypes(path)) writeUserTypes(path, users, basename(file));

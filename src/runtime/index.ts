@@ -23,14 +23,17 @@ const engine = () => lazyModule<typeof import('./engine/authenticate.js')>('./en
 const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>('./http/dispatcher.js', () => import('./http/dispatcher.js'));
 const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>('./protocols/browser/launch.js', () => import('./protocols/browser/launch.js'));
 const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>('./engine/preflight.js', () => import('./engine/preflight.js'));
+// Parts only some runs need (a matrix, a passkey user, a digest user, the CLI): loaded on first use too.
+const accessModule = () => lazyModule<typeof import('./access/index.js')>('./access/index.js', () => import('./access/index.js'));
+const passkeyModule = () => lazyModule<typeof import('./protocols/browser/passkey.js')>('./protocols/browser/passkey.js', () => import('./protocols/browser/passkey.js'));
+const browserPathModule = () => lazyModule<typeof import('./protocols/browser/browser-path.js')>('./protocols/browser/browser-path.js', () => import('./protocols/browser/browser-path.js'));
+const digestModule = () => lazyModule<typeof import('./protocols/digest/index.js')>('./protocols/digest/index.js', () => import('./protocols/digest/index.js'));
 
 export { findPlanUser } from './engine/find-user.js';
-export { checkBrowserPath } from './protocols/browser/browser-path.js';
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export { completeSession } from './engine/complete.js';
-export { accessCell, cellProblem, cellText, classifyAnswer, LOGIN_PATH, type AccessAnswer, type AccessCell, type AccessOutcome, type DenyRules, type ObservedMatrix } from './access/matrix.js';
-export { matrixHtml, matrixMarkdown, matrixText, summary as matrixSummary } from './access/render.js';
-export { accessRequestParts, denyRulesFor, type AccessRequestParts } from './access/request.js';
+export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
+export type { AccessRequestParts } from './access/request.js';
 export { DEFAULT_SIGNED_OUT, describeTrigger, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
@@ -45,11 +48,8 @@ export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/la
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
 export { passkeySeed, storablePasskey, type PasskeyCredential, type StoredPasskey } from './session/passkey.js';
-export { heldPasskeys } from './protocols/browser/passkey.js';
-export { seedPasskey, PASSKEY_PLAYWRIGHT } from './protocols/browser/passkey.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
-// Answering a digest challenge is pure (no transport): authedRequest answers them for digest users.
-export { answerChallenge, type DigestAnswer, type DigestTarget } from './protocols/digest/index.js';
+export type { DigestAnswer, DigestTarget } from './protocols/digest/index.js';
 
 /**
  * Signs `userName` in: runs the user's procedure and returns the Session (loads the engine on first use).
@@ -165,4 +165,63 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
  */
 export async function loadPreflight(): Promise<typeof import('./engine/preflight.js').preflight> {
   return (await preflightModule()).preflight;
+}
+
+/**
+ * The access matrix's pure parts: `classifyAnswer`, `accessCell`, `cellText`, `cellProblem`,
+ * `LOGIN_PATH`, the renderings (`matrixText`, `matrixMarkdown`, `matrixHtml`, `matrixSummary`) and
+ * the matrix's requests (`accessRequestParts`, `denyRulesFor`), loaded on first use: a worker that
+ * runs no matrix never needs them.
+ *
+ * @example
+ * const { classifyAnswer, accessCell, denyRulesFor } = await loadAccess();
+ * const cell = accessCell(classifyAnswer(answer, denyRulesFor(plan, plan.access!, 'bob')), 'deny');
+ */
+export async function loadAccess(): Promise<typeof import('./access/index.js')> {
+  return accessModule();
+}
+
+/**
+ * Checks a `--browser-path` the CLI was given (loaded on first use: only the CLI's browser sign-ins
+ * need it).
+ *
+ * @throws MultiAuthError `CLI_USAGE` when nothing is at the path or it is a folder.
+ * @example
+ * await checkBrowserPath(values['browser-path']);
+ */
+export async function checkBrowserPath(...args: Parameters<typeof import('./protocols/browser/browser-path.js').checkBrowserPath>): Promise<void> {
+  (await browserPathModule()).checkBrowserPath(...args);
+}
+
+/**
+ * Seeds a passkey into a browser context's virtual authenticator (loads the passkey module on first
+ * use: only passkey users need it).
+ *
+ * @example
+ * await seedPasskey(context, credential, { user: 'alice' });
+ */
+export async function seedPasskey(...args: Parameters<typeof import('./protocols/browser/passkey.js').seedPasskey>): ReturnType<typeof import('./protocols/browser/passkey.js').seedPasskey> {
+  return (await passkeyModule()).seedPasskey(...args);
+}
+
+/**
+ * The passkeys a browser context's virtual authenticator holds (loads the passkey module on first use).
+ *
+ * @example
+ * const held = await heldPasskeys(context);
+ */
+export async function heldPasskeys(...args: Parameters<typeof import('./protocols/browser/passkey.js').heldPasskeys>): ReturnType<typeof import('./protocols/browser/passkey.js').heldPasskeys> {
+  return (await passkeyModule()).heldPasskeys(...args);
+}
+
+/**
+ * `answerChallenge`, which answers a digest challenge for a signed-in digest user (pure, no
+ * transport), loaded on first use: only digest users' `authedRequest` needs it.
+ *
+ * @example
+ * const answerChallenge = await loadDigestAnswer();
+ * const answer = answerChallenge(session.digest, { method: 'GET', url });
+ */
+export async function loadDigestAnswer(): Promise<typeof import('./protocols/digest/index.js').answerChallenge> {
+  return (await digestModule()).answerChallenge;
 }

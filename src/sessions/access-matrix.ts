@@ -2,10 +2,8 @@ import type { PlanAccessRequest, PlanUser } from '../compile/index.js';
 import { MultiAuthError } from '../core/errors.js';
 import { withContext } from '../core/error-context.js';
 import {
-  accessCell,
   authenticate,
-  classifyAnswer,
-  denyRulesFor,
+  loadAccess,
   sendAccessRequest,
   type AccessCell,
   type AuthenticateOptions,
@@ -13,9 +11,8 @@ import {
   type Session,
 } from '../runtime/index.js';
 import type { OpenedConfig } from './open-config.js';
+import { DEFAULT_MATRIX_PARALLEL } from './matrix-parallel.js';
 
-/** Requests at once by default: quick, and few enough for a small test server. */
-export const DEFAULT_MATRIX_PARALLEL = 8;
 
 /** Options of {@link runAccessMatrix}. */
 export interface AccessMatrixOptions {
@@ -53,6 +50,7 @@ export async function runAccessMatrix(opened: OpenedConfig, options: AccessMatri
     });
   }
   const parallel = Math.max(1, options.parallel ?? DEFAULT_MATRIX_PARALLEL);
+  const { accessCell, classifyAnswer, denyRulesFor } = await loadAccess();
   const runUsers = [...(options.users ?? access.users)];
   const users = new Map<string, PlanUser>(plan.users.map((user) => [user.name, user]));
   const sessions = new Map<string, Session | MultiAuthError>();

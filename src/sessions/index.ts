@@ -24,10 +24,10 @@ export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
 export { digestOf, quickConfigKey, readRunDigest, writeRunDigest, type RunDigest } from './run-digest.js';
 export { runId, shareRunId } from './run-id.js';
-export { isKnownDenial, rememberDenial, rememberSuspect, suspectSince, type Denial } from './denials.js';
+export type { Denial } from './denials.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 export { digestInChild, type DigestRequest } from './digest-in-child.js';
-export { isOwnUserTypes, userTypesPath, userTypesText, writeUserTypes, type UserTypesResult } from './user-types.js';
+export type { UserTypesResult } from './user-types.js';
 
 /**
  * Opens a config the one way the CLI, the fixtures and the role matrix share: finds the file
@@ -48,4 +48,42 @@ export async function openConfig(options: OpenConfigOptions): Promise<OpenedConf
   const preflight = options.checks === false ? undefined : await loadPreflight();
   return (await lazyModule<typeof import('./open-config.js')>('./open-config.js', () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
-export { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type AccessMatrixOptions } from './access-matrix.js';
+export { DEFAULT_MATRIX_PARALLEL } from './matrix-parallel.js';
+export type { AccessMatrixOptions } from './access-matrix.js';
+
+/**
+ * Runs the config's access matrix outside Playwright (`multiauth matrix`): signs each user in, sends
+ * every request with each user's session and classifies the answers (loads the matrix runner on
+ * first use: a Playwright worker never needs it).
+ *
+ * @example
+ * const observed = await runAccessMatrix(opened, { parallel: 4 });
+ */
+export async function runAccessMatrix(...args: Parameters<typeof import('./access-matrix.js').runAccessMatrix>): ReturnType<typeof import('./access-matrix.js').runAccessMatrix> {
+  return (await lazyModule<typeof import('./access-matrix.js')>('./access-matrix.js', () => import('./access-matrix.js'))).runAccessMatrix(...args);
+}
+
+/**
+ * What a refused request teaches every worker (`isKnownDenial`, `rememberDenial`, `rememberSuspect`,
+ * `suspectSince`), loaded on first use: only a worker whose requests were refused needs it.
+ *
+ * @example
+ * const { isKnownDenial } = await loadDenials();
+ * if (isKnownDenial(cacheDir, denial)) return response;
+ */
+export async function loadDenials(): Promise<typeof import('./denials.js')> {
+  return lazyModule<typeof import('./denials.js')>('./denials.js', () => import('./denials.js'));
+}
+
+/**
+ * The `multiauth types` declaration of the users' names (`userTypesPath`, `userTypesText`,
+ * `writeUserTypes`, `isOwnUserTypes`), loaded on first use: only the worker that opens the config
+ * and the CLI write it.
+ *
+ * @example
+ * const { userTypesPath, writeUserTypes } = await loadUserTypes();
+ * writeUserTypes(userTypesPath(file), ['alice', 'bob'], 'multiauth.yaml');
+ */
+export async function loadUserTypes(): Promise<typeof import('./user-types.js')> {
+  return lazyModule<typeof import('./user-types.js')>('./user-types.js', () => import('./user-types.js'));
+}

@@ -175,7 +175,7 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     const request = plan.access?.requests.find((r) => r.name === 'export users');
     const cell = observed.cells.bob?.['export users'];
     if (!request || !cell) return `(no request or cell: ${JSON.stringify(observed.cells.bob)})`;
-    return normalized((unexpectedCellError(plan, 'bob', request, cell, new Redactor()) as Error).message);
+    return normalized(((await unexpectedCellError(plan, 'bob', request, cell, new Redactor())) as Error).message);
   },
   'fixture-base-url': async () => baseUrlMismatch('http://localhost:4000', ['http://localhost:3000'], [], '/repo/multiauth.yaml') ?? '(no warning)',
   // signInAs's user whose page is asked for, with a browser that cannot start (the worker's launcher, a missing executable).

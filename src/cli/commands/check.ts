@@ -60,7 +60,7 @@ export const checkCommand: Command = {
   async run({ values, positionals, io }) {
     const parallel = parallelOption(values.parallel as string | undefined);
     const browserPath = values['browser-path'] as string | undefined;
-    checkBrowserPath(browserPath);
+    await checkBrowserPath(browserPath);
     // An unset ${NAME} fails the users that need it, not the whole check.
     const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;

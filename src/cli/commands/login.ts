@@ -53,7 +53,7 @@ export const loginCommand: Command = {
       });
     }
     const parallel = parallelOption(values.parallel as string | undefined);
-    checkBrowserPath(values['browser-path'] as string | undefined);
+    await checkBrowserPath(values['browser-path'] as string | undefined);
     // Another user's unset ${NAME} does not stop this one signing in (a warning says so).
     const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;

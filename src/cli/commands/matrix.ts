@@ -1,4 +1,4 @@
-import { cellProblem, closeDispatchers, matrixText, type ObservedMatrix } from '../../runtime/index.js';
+import { closeDispatchers, loadAccess, type ObservedMatrix } from '../../runtime/index.js';
 import { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type OpenedConfig } from '../../sessions/index.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { usableConfig } from '../check-config.js';
@@ -73,7 +73,8 @@ export const matrixCommand: Command = {
       await closeDispatchers();
       await browser?.close();
     }
-    const problems = matrixProblems(opened, observed);
+    const { cellProblem, matrixText } = await loadAccess();
+    const problems = matrixProblems(opened, observed, cellProblem);
     const ok = problems.length === 0 && failures.size === 0;
     if (values.json) {
       io.stdout.write(jsonText(redactor.redactJson({ ok, ...observed, problems })));
@@ -92,7 +93,7 @@ export const matrixCommand: Command = {
 };
 
 /** One sentence per unexpected cell, request by request, in the table's order. */
-function matrixProblems(opened: OpenedConfig, observed: ObservedMatrix): string[] {
+function matrixProblems(opened: OpenedConfig, observed: ObservedMatrix, cellProblem: Awaited<ReturnType<typeof loadAccess>>['cellProblem']): string[] {
   const requests = opened.plan.access?.requests ?? [];
   return requests.flatMap((request) => observed.users.flatMap((user) => {
     const cell = observed.cells[user]?.[request.name];

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { userTypesPath, writeUserTypes } from '../../sessions/index.js';
+import { loadUserTypes } from '../../sessions/index.js';
 import { displayPath, openCliConfig, plural } from '../check-config.js';
 import { jsonText } from '../json-output.js';
 import { configOption, type Command } from '../command.js';
@@ -31,6 +31,7 @@ export const typesCommand: Command = {
   async run({ values, io }) {
     // An invalid config is main's to print (issues on stderr, `{"ok": false}` with --json): exit 2.
     const opened = await openCliConfig(values.config as string | undefined, io, { checks: false, deferMissingEnv: true });
+    const { userTypesPath, writeUserTypes } = await loadUserTypes();
     const out = typeof values.out === 'string' ? resolve(io.cwd, values.out) : userTypesPath(opened.file);
     const names = opened.plan.users.map((user) => user.name);
     const done = writeUserTypes(out, names, basename(opened.file), displayPath(out, io.cwd));

@@ -1,0 +1,10 @@
+/**
+ * The access matrix's pure parts (classifying answers, cells, rendering, the requests of the matrix),
+ * one module for the runtime's front door to load on first use: only matrix runs need them.
+ *
+ * @example
+ * const { classifyAnswer, accessCell } = await loadAccess(); // from runtime/index.ts
+ */
+export { accessCell, cellProblem, cellText, classifyAnswer, LOGIN_PATH } from './matrix.js';
+export { matrixHtml, matrixMarkdown, matrixText, summary as matrixSummary } from './render.js';
+export { accessRequestParts, denyRulesFor } from './request.js';
