@@ -19,8 +19,6 @@ import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
 import { routeSession } from './browser-context.js';
-import { seedSessionPasskey } from './passkey-context.js';
-import { LazySignedInUser } from './signed-in-user.js';
 import { describeSource, signInStep, warnOverriddenUser, ANNOTATION } from './sign-in-report.js';
 import { WorkerBrowser } from './worker-browser.js';
 import { wrapRequestContext, type LiveSession, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
@@ -29,6 +27,7 @@ import { clientCertificatesFor } from './mtls.js';
 import { maskAttachedTraces } from './artifacts.js';
 import type { AuthUserName } from './user-names.js';
 import { loadPlaywrightTest } from './playwright-test.js';
+import { lazyModule } from '../core/lazy-module.js';
 import { warnWorkerShare } from './worker-share.js';
 
 const base = loadPlaywrightTest().test;
@@ -197,7 +196,11 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
       await restoreBrowserStorage(context, _authResolved.session, scope);
-      keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
+      // Only a passkey user's session has one to seed: the others need not load the seeding.
+      if (_authResolved.session.passkey) {
+        const { seedSessionPasskey } = await lazyModule<typeof import('./passkey-context.js')>('./passkey-context.js', () => import('./passkey-context.js'));
+        keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
+      }
     }
     await use(context);
     await keepPasskey?.();
@@ -241,6 +244,8 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       });
       opened.push(rawRequest);
       const request = wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauth);
+      // Loaded by the tests that sign a second user in, not by every worker.
+      const { LazySignedInUser } = await lazyModule<typeof import('./signed-in-user.js')>('./signed-in-user.js', () => import('./signed-in-user.js'));
       return new LazySignedInUser(user, session, request, {
         user,
         session,

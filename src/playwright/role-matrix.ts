@@ -1,7 +1,8 @@
 import { MultiAuthError } from '../core/errors.js';
 import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
-import { warnPlainTestImports, type ProjectFiles } from './plain-test-import.js';
+import type { ProjectFiles } from './plain-test-import.js';
+import { lazyModule } from '../core/lazy-module.js';
 import { toSpecError } from './spec-error.js';
 import { shareWorkers, WORKER_SHARE_ENV } from './worker-share.js';
 import { MATRIX_USER_KEY } from './sign-in-report.js';
@@ -82,7 +83,14 @@ export function authProjects<P extends { name?: string; use?: object; workers?: 
     // Whose project it is, for the warning when a spec's own authUser overrides it.
     metadata: { ...(project as { metadata?: object }).metadata, [MATRIX_USER_KEY]: user },
   }));
-  warnPlainTestImports(project as ProjectFiles, configDir, projects.map((p) => p.name));
+  // Only the runner warns (its workers load the config too): they need not load the file scanner.
+  if (process.env.TEST_WORKER_INDEX === undefined) {
+    const names = projects.map((p) => p.name);
+    void lazyModule<typeof import('./plain-test-import.js')>('./plain-test-import.js', () => import('./plain-test-import.js'))
+      .then(({ warnPlainTestImports }) => warnPlainTestImports(project as ProjectFiles, configDir, names))
+      // A warning that could not be worked out fails no run, as the files it reads may vanish.
+      .catch(() => undefined);
+  }
   return projects;
 }
 

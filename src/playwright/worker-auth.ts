@@ -26,15 +26,14 @@ import {
   digestOf,
   firstInRun,
   loadDenials,
+  loadPasskeySealing,
+  loadTidyCache,
   loadUserTypes,
   openConfig,
   quickConfigKey,
   readRunDigest,
-  removeUnreachableSessions,
   PASSKEY_KEY,
   cacheOff,
-  registersUnsealed,
-  unsealedPasskeyError,
   sessionBackendFromEnv,
   runId,
   sessionFilePath,
@@ -275,7 +274,7 @@ export class WorkerAuth {
     let session = this.completed.get(produced);
     if (!session) {
       session = digest.configUsers.includes(produced.user)
-        ? completeSession((await this.open()).plan, produced)
+        ? await completeSession((await this.open()).plan, produced)
         : withStaticCredentials(produced, NO_CREDENTIALS);
       this.completed.set(produced, session);
       this.producedOf.set(session, produced);
@@ -304,13 +303,13 @@ export class WorkerAuth {
     if (!after || after.signCount <= seeded.signCount) return;
     const planUser = (await this.open()).plan.users.find((u) => u.name === user);
     if (!planUser) return;
-    await (await this.store()).keepPasskey(user, storablePasskey(planUser, after));
+    await (await this.store()).keepPasskey(user, await storablePasskey(planUser, after));
   }
 
   /** Whether `user` registers a passkey that nothing would seal (no MULTIAUTH_CACHE_KEY). */
   private async registersUnsealed(user: string): Promise<boolean> {
     const planUser = (await this.open()).plan.users.find((u) => u.name === user);
-    return planUser !== undefined && registersUnsealed(planUser, this.options.env);
+    return planUser !== undefined && (await loadPasskeySealing()).registersUnsealed(planUser, this.options.env);
   }
 
   /**
@@ -321,11 +320,11 @@ export class WorkerAuth {
   private async refuseUnsealedPasskey(user: string): Promise<void> {
     if (cacheOff(this.options.env) || !(await this.registersUnsealed(user))) return;
     const planUser = (await this.open()).plan.users.find((u) => u.name === user);
-    if (planUser) throw unsealedPasskeyError(planUser);
+    if (planUser) throw (await loadPasskeySealing()).unsealedPasskeyError(planUser);
   }
 
   private async staticSession(user: string): Promise<Session> {
-    const session = completeSession((await this.open()).plan, emptySession(user, Date.now()));
+    const session = await completeSession((await this.open()).plan, emptySession(user, Date.now()));
     this.statics.set(user, session);
     return session;
   }
@@ -418,7 +417,7 @@ export class WorkerAuth {
         this.digest = digestOf(opened, runId(this.options.env), true);
         if (key !== undefined) writeRunDigest(cacheDir, key, this.digest);
         this.showWarnings(opened, cacheDir);
-        this.tidy(file, cacheDir, this.digest);
+        await this.tidy(file, cacheDir, this.digest);
         await this.updateUserTypes(file, this.digest.users);
         return opened;
       } catch (error) {
@@ -441,7 +440,7 @@ export class WorkerAuth {
    * config that no user reaches any more (a user edited or removed), so `.auth/` does not grow
    * with every edit. Files of either cache mode stay reachable.
    */
-  private tidy(file: string, cacheDir: string, digest: RunDigest): void {
+  private async tidy(file: string, cacheDir: string, digest: RunDigest): Promise<void> {
     const run = runId(this.options.env);
     if (!existsSync(cacheDir) || !firstInRun(cacheDir, `tidy\0${file}\0${run}`)) return;
     const reachable = new Set<string>();
@@ -449,7 +448,7 @@ export class WorkerAuth {
       const key = digest.userKeys[index] as string;
       for (const scoped of [key, this.scopeKey(key), PASSKEY_KEY]) reachable.add(basename(sessionFilePath(cacheDir, scoped, user)));
     });
-    removeUnreachableSessions(cacheDir, configOwner(file), reachable);
+    (await loadTidyCache()).removeUnreachableSessions(cacheDir, configOwner(file), reachable);
   }
 
   /**

@@ -27,11 +27,12 @@ const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>
 const accessModule = () => lazyModule<typeof import('./access/index.js')>('./access/index.js', () => import('./access/index.js'));
 const passkeyModule = () => lazyModule<typeof import('./protocols/browser/passkey.js')>('./protocols/browser/passkey.js', () => import('./protocols/browser/passkey.js'));
 const browserPathModule = () => lazyModule<typeof import('./protocols/browser/browser-path.js')>('./protocols/browser/browser-path.js', () => import('./protocols/browser/browser-path.js'));
+const completeModule = () => lazyModule<typeof import('./engine/complete.js')>('./engine/complete.js', () => import('./engine/complete.js'));
+const findUserModule = () => lazyModule<typeof import('./engine/find-user.js')>('./engine/find-user.js', () => import('./engine/find-user.js'));
+const sessionPasskeyModule = () => lazyModule<typeof import('./session/passkey.js')>('./session/passkey.js', () => import('./session/passkey.js'));
 const digestModule = () => lazyModule<typeof import('./protocols/digest/index.js')>('./protocols/digest/index.js', () => import('./protocols/digest/index.js'));
 
-export { findPlanUser } from './engine/find-user.js';
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
-export { completeSession } from './engine/complete.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
 export type { AccessRequestParts } from './access/request.js';
 export { DEFAULT_SIGNED_OUT, describeTrigger, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
@@ -40,14 +41,12 @@ export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
-// Browser command tables only (curl commands were checked by compile): light enough to load at once.
-export { DEFAULT_FOLLOW_REDIRECTS, DEFAULT_TIMEOUT_SECONDS } from './http/limits.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
-export { passkeySeed, storablePasskey, type PasskeyCredential, type StoredPasskey } from './session/passkey.js';
+export type { PasskeyCredential, StoredPasskey } from './session/passkey.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
 export type { DigestAnswer, DigestTarget } from './protocols/digest/index.js';
 
@@ -224,4 +223,38 @@ export async function heldPasskeys(...args: Parameters<typeof import('./protocol
  */
 export async function loadDigestAnswer(): Promise<typeof import('./protocols/digest/index.js').answerChallenge> {
   return (await digestModule()).answerChallenge;
+}
+
+/**
+ * A cached sign-in as a session: the config's static credentials of the user folded in, and the
+ * user's passkey seed (loaded on first use: only a worker that opened the config needs it).
+ *
+ * @example
+ * const session = await completeSession(plan, fromCache);
+ */
+export async function completeSession(...args: Parameters<typeof import('./engine/complete.js').completeSession>): Promise<Session> {
+  return (await completeModule()).completeSession(...args);
+}
+
+/**
+ * `findPlanUser`, the plan's user of a name or a `USER_UNKNOWN` error that suggests the closest
+ * name (loaded on first use: the CLI's commands need it, the fixtures do not).
+ *
+ * @example
+ * const findPlanUser = await loadFindPlanUser();
+ * const user = findPlanUser(plan, 'alice');
+ */
+export async function loadFindPlanUser(): Promise<typeof import('./engine/find-user.js').findPlanUser> {
+  return (await findUserModule()).findPlanUser;
+}
+
+/**
+ * What the session cache keeps of a passkey credential (the private key only where the user's
+ * config allows it; loaded on first use: only passkey users need it).
+ *
+ * @example
+ * await store.keepPasskey(user.name, await storablePasskey(user, credential));
+ */
+export async function storablePasskey(...args: Parameters<typeof import('./session/passkey.js').storablePasskey>): Promise<ReturnType<typeof import('./session/passkey.js').storablePasskey>> {
+  return (await sessionPasskeyModule()).storablePasskey(...args);
 }

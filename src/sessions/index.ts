@@ -12,12 +12,11 @@ import { lazyModule } from '../core/lazy-module.js';
 export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
-export { removeUnreachableSessions, type TidyResult } from './tidy-cache.js';
-export { sessionBackendFromEnv, type BackendChoice } from './store-from-env.js';
+export type { TidyResult } from './tidy-cache.js';
+export { cacheOff, sessionBackendFromEnv, type BackendChoice } from './store-from-env.js';
 export { FileBackend, type FileBackendOptions } from './file-backend.js';
 export type { SessionBackend } from './store-backend.js';
 export { Sealer, sealerFromEnv } from './seal.js';
-export { cacheOff, registersUnsealed, unsealedPasskeyError, unsealedPasskeyWarnings } from './passkey-sealing.js';
 export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';
@@ -86,4 +85,29 @@ export async function loadDenials(): Promise<typeof import('./denials.js')> {
  */
 export async function loadUserTypes(): Promise<typeof import('./user-types.js')> {
   return lazyModule<typeof import('./user-types.js')>('./user-types.js', () => import('./user-types.js'));
+}
+
+/**
+ * `removeUnreachableSessions`, which removes the session files of a config that no user reaches any
+ * more (loaded on first use: only the first worker of a run that opens the config tidies).
+ *
+ * @example
+ * const { removeUnreachableSessions } = await loadTidyCache();
+ * removeUnreachableSessions(cacheDir, configOwner(file), reachable);
+ */
+export async function loadTidyCache(): Promise<typeof import('./tidy-cache.js')> {
+  return lazyModule<typeof import('./tidy-cache.js')>('./tidy-cache.js', () => import('./tidy-cache.js'));
+}
+
+/**
+ * The rules for passkeys that registering users leave in the cache (`registersUnsealed`,
+ * `unsealedPasskeyError`, `unsealedPasskeyWarnings`), loaded on first use: only passkey users and
+ * the CLI need them.
+ *
+ * @example
+ * const { registersUnsealed, unsealedPasskeyError } = await loadPasskeySealing();
+ * if (registersUnsealed(user, process.env)) throw unsealedPasskeyError(user);
+ */
+export async function loadPasskeySealing(): Promise<typeof import('./passkey-sealing.js')> {
+  return lazyModule<typeof import('./passkey-sealing.js')>('./passkey-sealing.js', () => import('./passkey-sealing.js'));
 }

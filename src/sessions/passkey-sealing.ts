@@ -1,15 +1,7 @@
 import { MultiAuthError, type ConfigIssue } from '../core/errors.js';
 import type { Plan, PlanUser } from '../compile/index.js';
 import { sealerFromEnv } from './seal.js';
-
-/**
- * Whether `MULTIAUTH_CACHE` turns the cross-run cache off (`off`, `0`, `false`): sessions are then
- * shared by the processes of one run only.
- */
-export function cacheOff(env: Record<string, string | undefined>): boolean {
-  const mode = (env.MULTIAUTH_CACHE ?? 'on').toLowerCase();
-  return mode === 'off' || mode === '0' || mode === 'false';
-}
+import { cacheOff } from './store-from-env.js';
 
 /**
  * Whether `user` has `passkey: register` and nothing would seal what it registers: the store keeps

@@ -48,3 +48,15 @@ export async function sessionBackendFromEnv(choice: BackendChoice): Promise<Sess
     warn: choice.warn,
   });
 }
+
+/**
+ * Whether `MULTIAUTH_CACHE` turns the cross-run cache off (`off`, `0`, `false`): sessions are then
+ * shared by the processes of one run only.
+ *
+ * @example
+ * cacheOff({ MULTIAUTH_CACHE: 'off' }); // true
+ */
+export function cacheOff(env: Record<string, string | undefined>): boolean {
+  const mode = (env.MULTIAUTH_CACHE ?? 'on').toLowerCase();
+  return mode === 'off' || mode === '0' || mode === 'false';
+}

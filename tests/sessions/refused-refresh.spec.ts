@@ -60,7 +60,7 @@ function storeOf(plan: Plan, dir: string, run: string, offset: () => number, bac
 
 /** The demo's "log out everywhere", as the session's user: every refresh token of the user dies. */
 async function logOutEverywhere(url: string, session: SignInResult, plan: Plan): Promise<void> {
-  const headers = completeSession(plan, session).headers;
+  const headers = (await completeSession(plan, session)).headers;
   const response = await fetch(`${url}/auth/logout-all`, { method: 'POST', headers: { authorization: String(headers.Authorization?.[0]) } });
   expect(await response.json()).toEqual({ ended: 1 });
 }
@@ -84,7 +84,7 @@ test('a generic user whose refresh token was revoked server-side signs in once i
     expect(recovered.source).toBe('refreshed');
     expect(recovered.session.origin).toBe('signed-in');
     expect(demo.counters.endpoints).toMatchObject({ 'POST /auth/token': 2, 'POST /auth/refresh': 1 });
-    expect(await whoami(demo.url, completeSession(plan, recovered.session))).toMatchObject({ status: 200, user: 'alice' });
+    expect(await whoami(demo.url, await completeSession(plan, recovered.session))).toMatchObject({ status: 200, user: 'alice' });
     offset = 0; // the new session is an hour from its end
     expect((await run1.get('alice')).source).toBe('memo');
 

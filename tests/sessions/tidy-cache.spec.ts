@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configOwner, removeUnreachableSessions, sessionFilePath, writeSessionFile } from '../../src/sessions/index.js';
+import { configOwner, sessionFilePath, writeSessionFile } from '../../src/sessions/index.js';
+import { removeUnreachableSessions } from '../../src/sessions/tidy-cache.js';
 import type { SignInResult } from '../../src/runtime/index.js';
 import { tempDir } from '../support/temp-files.js';
 

@@ -1,6 +1,6 @@
 import type { ErrorData } from '../../core/error-data.js';
 import type { MultiAuthError } from '../../core/errors.js';
-import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, type Session } from '../../runtime/index.js';
+import { authenticate, checkBrowserPath, closeDispatchers, loadFindPlanUser, type Session } from '../../runtime/index.js';
 import { plural, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode, exitCodeOf } from '../io.js';
@@ -64,6 +64,7 @@ export const checkCommand: Command = {
     // An unset ${NAME} fails the users that need it, not the whole check.
     const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;
+    const findPlanUser = await loadFindPlanUser();
     const users = positionals.length ? [...new Set(positionals)].map((name) => findPlanUser(plan, name)) : plan.users;
 
     const browser = await browserFor(plan, users.filter((user) => !user.missingEnv?.length), browserPath, io);

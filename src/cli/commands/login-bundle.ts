@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { MultiAuthError } from '../../core/errors.js';
 import type { PlanUser } from '../../compile/index.js';
 import { closeDispatchers, signInUser, type SignInResult } from '../../runtime/index.js';
-import { configOwner, digestOf, FileBackend, registersUnsealed, runId, sealerFromEnv, unsealedPasskeyError, type OpenedConfig } from '../../sessions/index.js';
+import { configOwner, digestOf, FileBackend, loadPasskeySealing, runId, sealerFromEnv, type OpenedConfig } from '../../sessions/index.js';
 import type { CliIo } from '../io.js';
 import { inOrderBounded, userFailure } from './bounded.js';
 import { browserFor } from './browser-users.js';
@@ -45,6 +45,7 @@ export async function writeBundle(opened: OpenedConfig, request: BundleRequest):
   const backend = new FileBackend({ dir: out, owner: configOwner(file), ...(sealer ? { sealer } : {}) });
   const signing = request.users.filter((user) => user.procedure !== undefined);
   const browser = await browserFor(plan, signing, request.browserPath, io);
+  const { registersUnsealed, unsealedPasskeyError } = await loadPasskeySealing();
   let failed = 0;
   try {
     await inOrderBounded(

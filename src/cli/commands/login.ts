@@ -1,4 +1,4 @@
-import { authenticate, checkBrowserPath, closeDispatchers, findPlanUser, sessionSecrets, type SignInEvent } from '../../runtime/index.js';
+import { authenticate, checkBrowserPath, closeDispatchers, loadFindPlanUser, sessionSecrets, type SignInEvent } from '../../runtime/index.js';
 import { withContext } from '../../core/error-context.js';
 import { usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
@@ -57,6 +57,7 @@ export const loginCommand: Command = {
     // Another user's unset ${NAME} does not stop this one signing in (a warning says so).
     const opened = await usableConfig(values.config as string | undefined, io, { deferMissingEnv: true });
     const { plan, redactor } = opened;
+    const findPlanUser = await loadFindPlanUser();
     if (out !== undefined) {
       const users = values.all ? plan.users : [findPlanUser(plan, positionals[0] as string)];
       const failed = await writeBundle(opened, { users, out, parallel, io, ...(values['browser-path'] ? { browserPath: values['browser-path'] as string } : {}) });

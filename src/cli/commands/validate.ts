@@ -1,5 +1,5 @@
 import { explainPlan } from '../../compile/index.js';
-import { unsealedPasskeyWarnings } from '../../sessions/index.js';
+import { loadPasskeySealing } from '../../sessions/index.js';
 import { displayPath, plural, renderIssues, usableConfig } from '../check-config.js';
 import { configOption, type Command } from '../command.js';
 import { ExitCode } from '../io.js';
@@ -36,6 +36,7 @@ export const validateCommand: Command = {
     const { file, plan, redactor } = opened;
     // The environment this command sees is the one the tests will likely run in: a registered
     // passkey it would not seal fails its sign-in then, so say it now.
+    const { unsealedPasskeyWarnings } = await loadPasskeySealing();
     const unsealed = unsealedPasskeyWarnings(plan, io.env).map((issue) => ({ ...issue, location: opened.loaded.locate(issue.path) }));
     if (unsealed.length) io.stderr.write(renderIssues(unsealed, io.cwd, undefined, redactor));
     const warnings = [...opened.warnings, ...unsealed];
