@@ -177,8 +177,12 @@ export async function loadPreflight(): Promise<typeof import('./engine/preflight
  * const cell = accessCell(classifyAnswer(answer, denyRulesFor(plan, plan.access!, 'bob')), 'deny');
  */
 export async function loadAccess(): Promise<typeof import('./access/index.js')> {
-  return accessModule();
+  // Held once loaded, as sendAccessRequest's: a matrix asks for it per cell.
+  accessLoaded ??= accessModule();
+  return accessLoaded;
 }
+
+let accessLoaded: Promise<typeof import('./access/index.js')> | undefined;
 
 /**
  * Checks a `--browser-path` the CLI was given (loaded on first use: only the CLI's browser sign-ins
@@ -222,8 +226,12 @@ export async function heldPasskeys(...args: Parameters<typeof import('./protocol
  * const answer = answerChallenge(session.digest, { method: 'GET', url });
  */
 export async function loadDigestAnswer(): Promise<typeof import('./protocols/digest/index.js').answerChallenge> {
-  return (await digestModule()).answerChallenge;
+  // Held once loaded: a digest user's authedRequest asks for it per request.
+  digestLoaded ??= digestModule();
+  return (await digestLoaded).answerChallenge;
 }
+
+let digestLoaded: Promise<typeof import('./protocols/digest/index.js')> | undefined;
 
 /**
  * A cached sign-in as a session: the config's static credentials of the user folded in, and the
