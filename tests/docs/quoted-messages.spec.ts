@@ -230,7 +230,7 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'template-function-failed': () => cli(['login', 'tina'], {
     'multiauth.yaml': `procedures:\n  - name: login\n    operations:\n      - tech: http\n        parameters: { url: "${server.url}/token", method: POST, body: { otp: "{{ totp(totp_secret) }}" } }\n    injections: []\nusers:\n  - name: tina\n    procedure: login\n    variables: [{ name: totp_secret, value: "not-base32-s3cret!" }]\n`,
   }),
-  'template-function-failed-webauthn': () => rendered(authenticate(planFromYaml(`procedures:
+  'auth-passkey-webauthn-assertion': () => rendered(authenticate(planFromYaml(`procedures:
   - name: passkey
     operations:
       - tech: http

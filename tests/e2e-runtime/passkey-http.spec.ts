@@ -6,6 +6,8 @@ import { publicKeyForms } from '../../src/core/webauthn/cose.js';
 import { test, expect } from '../support/demo.js';
 import { planFromYaml } from '../support/plan.js';
 import { whoami } from '../support/whoami.js';
+import { runCliAsync } from '../support/cli.js';
+import { writeTempConfig } from '../support/temp-files.js';
 
 /**
  * The HTTP-only passkey sign-in (issue 28, docs/passkeys.md "HTTP-only"): an `http` procedure asks
@@ -139,17 +141,46 @@ test('a strict relying party refuses a counter that did not grow: the error name
   expect(error.render()).toContain('counter_not_increased');
 });
 
-test('errors: no allowCredentials match, rp id mismatch, options without challenge, a user without passkey, a key that does not parse; never the key', async ({ demo }) => {
+test('a passkey wrong for the sign-in (another rp id, a key that does not parse) is AUTH_PASSKEY, as in a browser sign-in, with the user, procedure and step', async ({ demo }) => {
+  demo.clear();
+  const key = newPasskeyCredential({ rpId: '127.0.0.1' });
+  await enrol(demo.url, 'alice', key);
+  const cases: Array<[string, Record<string, string>, RegExp, RegExp]> = [
+    [passkeyConfig(demo.url, { rpId: 'app.example.test' }), envOf(key), /^webauthn_assertion\(\): the server asks for a passkey of rp id "127\.0\.0\.1"; the user's passkey is for "app\.example\.test"$/, /Set the passkey's rp_id/],
+    [passkeyConfig(demo.url), { ...envOf(key), PK_PRIVATE_KEY: 'bm90LWEtcmVhbC1rZXk' }, /^webauthn_assertion\(\): the user's passkey: private_key is not a PKCS#8 private key/, /multiauth passkey new/],
+  ];
+  for (const [config, env, message, hint] of cases) {
+    const error = await thrown(authenticate(planFromYaml(config, env), 'alice', { redactor: new Redactor() }));
+    expect(error.code).toBe('AUTH_PASSKEY');
+    expect(error.message).toMatch(message);
+    expect(error.hint).toMatch(hint);
+    expect(error.context).toMatchObject({ user: 'alice', procedure: 'passkey', step: 1 });
+    expect(error.path).toEqual(['procedures', 0, 'operations', 1, 'body']);
+    expect(error.render()).not.toContain(env.PK_PRIVATE_KEY!);
+  }
+  // The CLI exits as for every AUTH_PASSKEY (1, a sign-in that failed), not 2 (a config mistake).
+  const { dir, remove } = writeTempConfig(passkeyConfig(demo.url, { rpId: 'app.example.test' }));
+  try {
+    const run = await runCliAsync(['login', 'alice'], { cwd: dir, env: envOf(key) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('webauthn_assertion(): the server asks for a passkey of rp id "127.0.0.1"; the user\'s passkey is for "app.example.test"');
+    expect(run.stderr).toContain('while signing in user "alice", procedure "passkey", step 2 (http)');
+    expect(run.stderr).toMatch(/\[AUTH_PASSKEY\]\s*$/);
+    expect(run.stderr).not.toContain(key.private_key);
+  } finally {
+    remove();
+  }
+});
+
+test('errors: no allowCredentials match, options without challenge, a user without passkey; never the key', async ({ demo }) => {
   demo.clear();
   const key = newPasskeyCredential({ rpId: '127.0.0.1' });
   const other = newPasskeyCredential({ rpId: '127.0.0.1' });
   await enrol(demo.url, 'alice', other);
   const cases: Array<[string, Record<string, string>, RegExp, RegExp]> = [
     [passkeyConfig(demo.url), envOf(key), new RegExp(`allowCredentials \\(1\\) does not list the user's passkey id "${key.id}"`), /Enrol this passkey for the user/],
-    [passkeyConfig(demo.url, { rpId: 'app.example.test' }), envOf(key), /the server asks for a passkey of rp id "127\.0\.0\.1"; the user's passkey is for "app\.example\.test"/, /Set the passkey's rp_id/],
     [passkeyConfig(demo.url, { extraction: '{ name: options, location: body, key: rpId }' }), envOf(key), /the options are not JSON/, /variable that holds the server's options/],
     [passkeyConfig(demo.url, { assertion: "{{ webauthn_assertion('{}') }}" }), envOf(key), /the options have no challenge/, /docs\/passkeys.md/],
-    [passkeyConfig(demo.url, { optionsBody: '{}' }), { ...envOf(other), PK_PRIVATE_KEY: 'bm90LWEtcmVhbC1rZXk' }, /the user's passkey: private_key is not a PKCS#8 private key/, /multiauth passkey new/],
     [passkeyConfig(demo.url, { assertion: "{{ webauthn_assertion(options, 'ftp://x') }}" }), envOf(other), /origin has the scheme ftp:/, /scheme:\/\/host/],
   ];
   for (const [config, env, message, hint] of cases) {

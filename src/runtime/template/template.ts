@@ -137,7 +137,7 @@ function expandString(text: string, expansion: Expansion, path: ConfigPath): str
       value = evaluateTemplate(parsedTemplate(block.source), evaluation);
     } catch (error) {
       if (error instanceof TemplateSyntaxError) throw invalidTemplate(error, where, at());
-      if (error instanceof MultiAuthError && error.code === 'TEMPLATE_FUNCTION_FAILED') throw located(error);
+      if (error instanceof MultiAuthError && (error.code === 'TEMPLATE_FUNCTION_FAILED' || error.code === 'AUTH_PASSKEY')) throw located(error);
       throw error;
     }
     expansion.chars += block.start - last + value.length;

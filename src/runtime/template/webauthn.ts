@@ -21,9 +21,11 @@ export interface WebAuthnSigner {
  * user's passkey for the server's request options (a JSON text, wrapped in `publicKey` or not).
  * `origin` defaults to `requestOrigin`, the origin of the request the template is in.
  *
- * @throws MultiAuthError `TEMPLATE_FUNCTION_FAILED` when the user has no usable passkey, the options
- *   have no challenge, ask for another rp id or list other credentials, the origin is unknown or
- *   not a URL, or the key does not parse. The message names ids and rp ids, never the key.
+ * @throws MultiAuthError `AUTH_PASSKEY` when the passkey itself is wrong for the sign-in (the options ask
+ *   for another rp id, or the key does not parse), as a browser sign-in with that passkey fails.
+ * @throws MultiAuthError `TEMPLATE_FUNCTION_FAILED` when the user has no passkey to sign with, the
+ *   options have no challenge or list other credentials, or the origin is unknown or not a URL. The
+ *   message names ids and rp ids, never the key.
  * @see https://www.w3.org/TR/webauthn-3/#sctn-getAssertion
  * @example
  * webauthnAssertion(['{"challenge":"Q0g","rpId":"app.test"}'], signer, 'https://app.test');
@@ -45,7 +47,7 @@ export function webauthnAssertion(args: readonly string[], signer: WebAuthnSigne
     throw failed(error.message, 'Give webauthn_assertion() the variable that holds the server\'s options (extract the options response\'s body, or its publicKey), see docs/passkeys.md "HTTP-only".');
   }
   if (request.rpId !== undefined && request.rpId !== key.rp_id) {
-    throw failed(`the server asks for a passkey of rp id "${request.rpId}"; the user's passkey is for "${key.rp_id}"`, 'Set the passkey\'s rp_id to the relying party\'s id (the site\'s host name), or enrol a passkey made for it (multiauth passkey new --rp-id ID).');
+    throw passkeyMistake(`the server asks for a passkey of rp id "${request.rpId}"; the user's passkey is for "${key.rp_id}"`, 'Set the passkey\'s rp_id to the relying party\'s id (the site\'s host name), or enrol a passkey made for it (multiauth passkey new --rp-id ID).');
   }
   if (request.allowCredentials.length > 0 && !request.allowCredentials.includes(key.id)) {
     throw failed(
@@ -58,7 +60,7 @@ export function webauthnAssertion(args: readonly string[], signer: WebAuthnSigne
     return JSON.stringify(signAssertion({ key, challenge: request.challenge, origin, counter: signer.nextCounter() }));
   } catch (error) {
     if (!(error instanceof PasskeyKeyError)) throw error;
-    throw failed(`the user's passkey: ${error.message}`, 'Give the passkey as multiauth passkey new prints it: PKCS#8 (private_key) and ids in base64url, an EC P-256 key.');
+    throw passkeyMistake(`the user's passkey: ${error.message}`, 'Give the passkey as multiauth passkey new prints it: PKCS#8 (private_key) and ids in base64url, an EC P-256 key.');
   }
 }
 
@@ -74,6 +76,11 @@ function originOf(text: string | undefined): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw failed(`its origin has the scheme ${url.protocol}; an origin is http: or https:`, 'Give the origin as scheme://host[:port].');
   return url.origin;
+}
+
+// The same mistake in the passkey is one error whichever way the user signs in (docs/errors.md AUTH_PASSKEY).
+function passkeyMistake(why: string, hint: string): MultiAuthError {
+  return new MultiAuthError('AUTH_PASSKEY', `webauthn_assertion(): ${why}`, { hint });
 }
 
 function failed(why: string, hint: string): MultiAuthError {
