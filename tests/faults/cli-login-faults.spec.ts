@@ -30,7 +30,7 @@ test('login: a failing user exits 1 with one clear error; another user of the sa
   const alice = await runCliAsync(['login', 'alice'], { cwd: dir });
   expect(alice.code).toBe(1);
   expect(alice.stdout).toBe('');
-  expect(alice.stderr).toMatch(/^the server answered HTTP 429 \(Too Many Requests\) after 3 attempts\n/);
+  expect(alice.stderr).toMatch(/^the server answered HTTP 429 \(Too Many Requests\) after 2 attempts\n/);
   expect(alice.stderr).toContain('while signing in user "alice", procedure "sign-in-alice", step 1 (http)');
   expect(alice.stderr.match(/\[AUTH_HTTP_STATUS\]/g)).toHaveLength(1);
   expect(alice.stderr).not.toMatch(STACK_FRAME);

@@ -20,6 +20,8 @@ export function tokenFor(user: string): string {
 export interface FaultServer extends RunningServer {
   /** Requests received per path (`/500`, `/429-always`, ...), since the last {@link FaultServer.reset}. */
   hits: Map<string, number>;
+  /** When each request of a path arrived (ms, `performance.now()` of the server), oldest first. */
+  arrivals: Map<string, number[]>;
   reset(): void;
 }
 
@@ -39,6 +41,8 @@ const FAULTS: Record<string, Fault> = {
     hit === 1 ? sendJson(res, 429, { error: 'slow down' }, { 'retry-after': new Date(Date.now() + 1_000).toUTCString() }) : grant(res, body),
   '/429-always': (_req, res) => sendJson(res, 429, { error: 'slow down' }, { 'retry-after': '1' }),
   '/429-long': (_req, res) => sendJson(res, 429, { error: 'slow down' }, { 'retry-after': '120' }),
+  '/429-bare': (_req, res) => sendJson(res, 429, { error: 'slow down' }),
+  '/429-6-then-ok': (_req, res, body, hit) => (hit === 1 ? sendJson(res, 429, { error: 'slow down' }, { 'retry-after': '6' }) : grant(res, body)),
   '/503-then-ok': (_req, res, body, hit) => (hit === 1 ? void res.writeHead(503).end('maintenance') : grant(res, body)),
   '/401': (_req, res) => sendJson(res, 401, { error: 'invalid_grant' }),
   '/slow': (_req, res, body) => void setTimeout(() => grant(res, body), 3_000).unref(),
@@ -68,16 +72,19 @@ function userOf(body: string): string {
  */
 export async function startFaultServer(): Promise<FaultServer> {
   const hits = new Map<string, number>();
+  const arrivals = new Map<string, number[]>();
   const running = await startHttpServer(async (req, res) => {
-    const body = await readBody(req);
+    const arrived = performance.now();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    arrivals.set(path, [...(arrivals.get(path) ?? []), arrived]);
+    const body = await readBody(req);
     const hit = (hits.get(path) ?? 0) + 1;
     hits.set(path, hit);
     const fault = FAULTS[path];
     if (fault) fault(req, res, body, hit);
     else sendJson(res, 404, { error: `no fault at ${path}` });
   });
-  return Object.assign(running, { hits, reset: () => hits.clear() });
+  return Object.assign(running, { hits, arrivals, reset: () => (hits.clear(), arrivals.clear()) });
 }
 
 /** A raw TCP server that misbehaves below HTTP: it counts connections, and `onData` decides each one. */

@@ -31,7 +31,8 @@ function failed(code: string, errorCode: 'AUTH_NETWORK' | 'AUTH_TIMEOUT' = 'AUTH
 }
 
 test('429, 502 and 503 are retried; 500, 504 and every other 4xx are not', () => {
-  for (const status of [429, 502, 503]) expect(decideRetry(answered(status), fresh, DEFAULT_RETRY_POLICY).retry, String(status)).toBe(true);
+  for (const status of [502, 503]) expect(decideRetry(answered(status), fresh, DEFAULT_RETRY_POLICY).retry, String(status)).toBe(true);
+  expect(decideRetry(answered(429, [['Retry-After', '1']]), fresh, DEFAULT_RETRY_POLICY).retry).toBe(true);
   for (const status of [200, 302, 400, 401, 403, 404, 408, 409, 422, 500, 501, 504]) {
     expect(decideRetry(answered(status), fresh, DEFAULT_RETRY_POLICY), String(status)).toEqual({ retry: false });
   }
@@ -71,21 +72,41 @@ test('backoff doubles from 250 ms, jitter keeping each wait between half and all
   expect(wait(3, 0.5)).toEqual({ retry: true, failure: 'HTTP 503', delayMs: 1_500 });
 });
 
-test('Retry-After is honoured as sent (seconds or HTTP-date), within the wait budget', () => {
+test('Retry-After is honoured as sent (seconds or HTTP-date); a 503\'s within the wait budget, a 429\'s within the request\'s timeout', () => {
   expect(decideRetry(answered(429, [['Retry-After', '3']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, failure: 'HTTP 429', delayMs: 3_000 });
   const date = new Date(NOW + 2_000).toUTCString();
   expect(decideRetry(answered(503, [['retry-after', date]]), fresh, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, failure: 'HTTP 503', delayMs: 2_000 });
-  expect(decideRetry(answered(429, [['Retry-After', '6']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({
+  expect(decideRetry(answered(503, [['Retry-After', '6']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({
     retry: false,
     note: 'not retried: the server asked to wait 6 s (Retry-After), more than the 5 s retries may wait in all',
   });
-  expect(decideRetry(answered(429, [['Retry-After', '3']]), { ...fresh, retriesDone: 1, waitedMs: 3_000 }, DEFAULT_RETRY_POLICY).retry).toBe(false);
+  expect(decideRetry(answered(429, [['Retry-After', '6']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, failure: 'HTTP 429', delayMs: 6_000 });
+  expect(decideRetry(answered(429, [['Retry-After', '3']]), { ...fresh, retriesDone: 2, waitedMs: 3_000 }, DEFAULT_RETRY_POLICY).retry).toBe(false);
+});
+
+test('a 429 is retried once at most, only after a Retry-After, and never when retries are off', () => {
+  expect(decideRetry(answered(429), fresh, DEFAULT_RETRY_POLICY)).toEqual({
+    retry: false,
+    note: 'not retried: the 429 had no Retry-After saying when to come back, and a sign-in sent again sooner counts against the account\'s limit',
+  });
+  expect(decideRetry(answered(429, [['Retry-After', 'soon']]), fresh, DEFAULT_RETRY_POLICY).retry).toBe(false);
+  expect(decideRetry(answered(429, [['Retry-After', '1']]), { ...fresh, retriesDone: 1, rateLimitedRetries: 1 }, DEFAULT_RETRY_POLICY)).toEqual({
+    retry: false,
+    note: 'retried once, as late as Retry-After asked, and refused again: a sign-in is not sent a third time after a 429',
+  });
+  // A 429 after a refused connection still gets its one retry.
+  expect(decideRetry(answered(429, [['Retry-After', '1']]), { ...fresh, retriesDone: 1 }, DEFAULT_RETRY_POLICY).retry).toBe(true);
+  expect(decideRetry(answered(429, [['Retry-After', '1']]), fresh, { ...DEFAULT_RETRY_POLICY, retries: 0 })).toEqual({ retry: false });
+  expect(decideRetry(answered(429, [['Retry-After', '60']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({
+    retry: false,
+    note: 'not retried: the server asked to wait 60 s (Retry-After), more than the 29.9 s left of the request\'s timeout',
+  });
 });
 
 test('no retry once the retries are spent, nor when the wait would run past the request\'s timeout', () => {
   expect(decideRetry(answered(503), { ...fresh, retriesDone: 2 }, DEFAULT_RETRY_POLICY)).toEqual({ retry: false });
   expect(decideRetry(answered(503), fresh, { ...DEFAULT_RETRY_POLICY, retries: 0 })).toEqual({ retry: false });
-  expect(decideRetry(answered(429, [['Retry-After', '2']]), { ...fresh, deadline: NOW + 1_500 }, DEFAULT_RETRY_POLICY)).toEqual({
+  expect(decideRetry(answered(503, [['Retry-After', '2']]), { ...fresh, deadline: NOW + 1_500 }, DEFAULT_RETRY_POLICY)).toEqual({
     retry: false,
     note: 'not retried: waiting 2 s would leave no time of the request\'s timeout',
   });

@@ -63,28 +63,50 @@ test('503 without Retry-After: retried after a short backoff', async () => {
   expect(Date.now() - started).toBeLessThan(2_000);
 });
 
-test('429 every time: fails after 3 attempts, each one in the error', async () => {
+test('429 every time: retried once, no sooner than Retry-After (as the server saw it), then the error says so', async () => {
   const plan = faultPlan([{ name: 'alice', url: `${faults.url}/429-always` }]);
   const failure = await signInFailure(plan, 'alice');
   expect(failure.error.code).toBe('AUTH_HTTP_STATUS');
-  expect(failure.error.message).toBe('the server answered HTTP 429 (Too Many Requests) after 3 attempts');
-  expect(failure.error.details).toContain('earlier attempts: HTTP 429 (then waited 1 s), HTTP 429 (then waited 1 s)');
-  expect(faults.hits.get('/429-always')).toBe(3);
-  expect(failure.elapsedMs).toBeGreaterThanOrEqual(1_900);
-  expect(failure.elapsedMs).toBeLessThan(6_000);
+  expect(failure.error.message).toBe('the server answered HTTP 429 (Too Many Requests) after 2 attempts');
+  expect(failure.error.context?.status).toBe(429);
+  expect(failure.error.details).toContain('earlier attempts: HTTP 429 (then waited 1 s)');
+  expect(failure.error.details).toContain('retried once, as late as Retry-After asked, and refused again: a sign-in is not sent a third time after a 429');
+  expect(failure.error.hint).toMatch(/^The server is limiting sign-ins and asked to come back in 1 s \(Retry-After: 1\); it was retried once, as late as asked, and this run does not try this user again\. Wait/);
+  const [first, second, ...more] = faults.arrivals.get('/429-always') ?? [];
+  expect(more).toEqual([]);
+  expect(second! - first!).toBeGreaterThanOrEqual(1_000);
   expectClearFailure(failure, 'alice');
   expectGolden('http-429-retried', failure.text);
 });
 
-test('429 asking for a wait longer than the retry budget: fails at once, saying why', async () => {
+test('429 without Retry-After: not retried, and the error says why and what to do', async () => {
+  const plan = faultPlan([{ name: 'alice', url: `${faults.url}/429-bare` }]);
+  const failure = await signInFailure(plan, 'alice');
+  expect(failure.error.message).toBe('the server answered HTTP 429 (Too Many Requests)');
+  expect(failure.error.details).toContain('not retried: the 429 had no Retry-After saying when to come back, and a sign-in sent again sooner counts against the account\'s limit');
+  expect(failure.error.hint).toMatch(/^The server is limiting sign-ins and did not say when to come back \(no Retry-After\); it was not retried/);
+  expect(faults.hits.get('/429-bare')).toBe(1);
+  expectClearFailure(failure, 'alice');
+});
+
+test('429 asking for longer than the step\'s timeout leaves: not retried, saying what the server asked', async () => {
   const plan = faultPlan([{ name: 'alice', url: `${faults.url}/429-long` }]);
   const failure = await signInFailure(plan, 'alice');
   expect(failure.error.code).toBe('AUTH_HTTP_STATUS');
   expect(failure.error.message).toBe('the server answered HTTP 429 (Too Many Requests)');
-  expect(failure.text).toContain('not retried: the server asked to wait 120 s (Retry-After), more than the 5 s retries may wait in all');
+  expect(failure.text).toMatch(/not retried: the server asked to wait 120 s \(Retry-After\), more than the (29\.\d|30) s left of the request's timeout/);
+  expect(failure.error.hint).toContain('asked to come back in 2 min (Retry-After: 120); it was not retried');
   expect(faults.hits.get('/429-long')).toBe(1);
   expect(failure.elapsedMs).toBeLessThan(1_500);
   expectClearFailure(failure, 'alice');
+});
+
+test('429 with a Retry-After within the step\'s timeout (6 s of 30) is honoured, though longer than the 5 s other retries may wait', async () => {
+  const plan = faultPlan([{ name: 'alice', url: `${faults.url}/429-6-then-ok` }]);
+  const session = await signIn(plan, 'alice');
+  expect(session.headers.Authorization).toEqual([`Bearer ${tokenFor('alice')}`]);
+  const [first, second] = faults.arrivals.get('/429-6-then-ok') ?? [];
+  expect(second! - first!).toBeGreaterThanOrEqual(6_000);
 });
 
 test('401 (wrong credentials) is never retried', async () => {

@@ -57,6 +57,8 @@ export interface RetryState {
   now: number;
   /** When the request's own timeout runs out (Unix ms): no attempt starts past it. */
   deadline: number;
+  /** Retries already made after a 429 (absent = 0): a sign-in is retried once at most after one. */
+  rateLimitedRetries?: number;
 }
 
 /** Whether to try again, and after how long; or why not, when a transient failure is left as is. */
@@ -126,7 +128,8 @@ export function decideRetry(outcome: AttemptOutcome, state: RetryState, policy: 
     const last = outcome.observation.responses.at(-1);
     if (!last || !RETRY_STATUSES.has(last.status)) return { retry: false };
     failure = `HTTP ${last.status}`;
-    retryAfterMs = parseRetryAfter(last.headers.find(([name]) => name.toLowerCase() === 'retry-after')?.[1], state.now);
+    retryAfterMs = parseRetryAfter(retryAfterOf(last.headers), state.now);
+    if (last.status === 429) return decideRateLimited(retryAfterMs, state, policy);
   } else {
     const code = causeCode(outcome.error.cause);
     if (outcome.error.code !== 'AUTH_NETWORK' || code === undefined || !RETRY_ERROR_CODES.has(code)) return { retry: false };
@@ -149,6 +152,36 @@ export function decideRetry(outcome: AttemptOutcome, state: RetryState, policy: 
     return { retry: false, note: `not retried: waiting ${seconds(delayMs)} would leave no time of the request's timeout` };
   }
   return { retry: true, failure, delayMs };
+}
+
+/**
+ * A 429 is the application limiting sign-ins (5 per 5 minutes per account is common), and every
+ * attempt counts against that limit: retried only when the server said when (`Retry-After`), never
+ * sooner, once at most, and only if the wait ends within the request's own timeout (the step's time).
+ */
+function decideRateLimited(retryAfterMs: number | undefined, state: RetryState, policy: RetryPolicy): RetryDecision {
+  if (policy.retries === 0 || state.retriesDone >= policy.retries) return { retry: false };
+  if ((state.rateLimitedRetries ?? 0) >= 1) {
+    return { retry: false, note: 'retried once, as late as Retry-After asked, and refused again: a sign-in is not sent a third time after a 429' };
+  }
+  if (retryAfterMs === undefined) {
+    return { retry: false, note: 'not retried: the 429 had no Retry-After saying when to come back, and a sign-in sent again sooner counts against the account\'s limit' };
+  }
+  const left = state.deadline - state.now - MIN_ATTEMPT_MS;
+  if (retryAfterMs > left) {
+    return { retry: false, note: `not retried: the server asked to wait ${seconds(retryAfterMs)} (Retry-After), more than the ${seconds(Math.max(0, Math.floor(left / 100) * 100))} left of the request's timeout` };
+  }
+  return { retry: true, failure: 'HTTP 429', delayMs: retryAfterMs };
+}
+
+/**
+ * The `Retry-After` of a response, cut to what a date or a number can be (a hostile header stays short in errors).
+ *
+ * @example
+ * retryAfterOf([['Retry-After', '120']]); // '120'
+ */
+export function retryAfterOf(headers: ReadonlyArray<readonly [string, string]>): string | undefined {
+  return headers.find(([name]) => name.toLowerCase() === 'retry-after')?.[1].slice(0, 64);
 }
 
 /**
@@ -180,7 +213,8 @@ export async function withRetries(
     }
     summary ??= { failures: [] };
     const waitedMs = summary.failures.reduce((sum, f) => sum + f.waitedMs, 0);
-    const state = { retriesDone: summary.failures.length, waitedMs, now: Date.now(), deadline: options.deadline };
+    const rateLimitedRetries = summary.failures.filter((f) => f.failure === 'HTTP 429').length;
+    const state = { retriesDone: summary.failures.length, waitedMs, now: Date.now(), deadline: options.deadline, rateLimitedRetries };
     const decision = decideRetry(outcome, state, options.policy, options.random);
     if (!decision.retry) {
       if (decision.note !== undefined) summary.note = decision.note;

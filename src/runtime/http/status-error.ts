@@ -1,7 +1,7 @@
 import { MultiAuthError, type AuthContext } from '../../core/errors.js';
 import type { Redactor } from '../../core/redactor.js';
 import type { Observation, ObservedResponse, RetrySummary } from './observation.js';
-import { describeRetries } from './retry.js';
+import { describeRetries, parseRetryAfter, retryAfterOf } from './retry.js';
 import { bearerRefusal } from './www-authenticate.js';
 import { bodyExcerpt, bodyLines, contentTypeOf } from './excerpt.js';
 
@@ -51,7 +51,7 @@ export function httpStatusError(
       ...bodyLines(response.body ?? '', redactor, 'response body', contentTypeOf(response)),
       ...retries.details,
     ],
-    hint: refusal?.hint ?? hintFor(response.status),
+    hint: refusal?.hint ?? (response.status === 429 ? rateLimitedHint(response, retry) : hintFor(response.status)),
   });
 }
 
@@ -85,6 +85,19 @@ function reason(status: number): string {
   return text ? ` (${text})` : '';
 }
 
+/** A 429 says what the server asked for, what was done, and what to do: the account's limit is what is at stake. */
+function rateLimitedHint(response: ObservedResponse, retry: RetrySummary | undefined): string {
+  const raw = retryAfterOf(response.headers);
+  const ms = parseRetryAfter(raw, Date.now());
+  const asked = ms === undefined
+    ? `did not say when to come back${raw === undefined ? ' (no Retry-After)' : ` (a Retry-After it could not read: "${raw}")`}`
+    : `asked to come back in ${ms >= 120_000 ? `${Math.ceil(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`} (Retry-After: ${raw})`;
+  const tried = retry?.failures.some((f) => f.failure === 'HTTP 429') ? 'it was retried once, as late as asked' : 'it was not retried';
+  return `The server is limiting sign-ins and ${asked}; ${tried}, and this run does not try this user again. ` +
+    'Wait that long before signing in again, and sign in less often: keep the session cache on (sessions are reused across tests and runs), ' +
+    'and give a user that other runs or tools also sign in an account of its own.';
+}
+
 function hintFor(status: number): string {
   if (status === 401) {
     return 'Check the user\'s credentials (username, password, secrets) and that the request sends them where the server expects them.';
@@ -96,7 +109,6 @@ function hintFor(status: number): string {
   if (status === 400 || status === 415 || status === 422) {
     return 'Check the request body and its Content-Type against what the server expects (the response body above may say which field is wrong).';
   }
-  if (status === 429) return 'The server is rate-limiting sign-ins: sign in less often (sessions are cached) or wait.';
   if (status >= 500) return 'The server failed: check its logs; the request may also be malformed.';
   return 'Check the operation\'s request against what the server expects.';
 }
