@@ -321,6 +321,12 @@ users:
   'browser-step-failed': async () => userError(await browserCheck(), 'alice'),
   'browser-loop-limit': async () => userError(await browserCheck(), 'bob'),
   'authorization-page-refused': async () => userError(await browserCheck(), 'carol'),
+  'extraction-json-refused': () => cli(['login', 'alice'], {
+    'multiauth.yaml': oneOperation(
+      `      - tech: http\n        parameters: { url: "${server.url}/w/api.php?action=login&format=json", method: POST, body: "lgname={{username}}&lgpassword={{password}}", headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }] }\n        extractions: [{ name: session, location: cookie, key: wikisession }]`,
+      '[{ location: cookie, key: wikisession, variable: session }]',
+    ),
+  }),
   'html-403': () => cli(['login', 'alice'], {
     'multiauth.yaml': oneOperation(`      - tech: http\n        parameters: { url: "${server.url}/forbidden", method: POST }`),
   }),
@@ -486,6 +492,7 @@ test.beforeAll(async () => {
       res.writeHead(401, { 'www-authenticate': 'Digest realm="app", nonce="n1", algorithm=SHA-512-256, qop="auth-int"' });
       return res.end();
     }
+    if (req.url?.startsWith('/w/api.php')) return sendJson(res, 200, { login: { result: 'Failed', reason: 'Incorrect username or password entered.\nPlease try again.' } });
     if (req.url === '/forbidden') {
       res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(FORBIDDEN_PAGE);

@@ -101,3 +101,45 @@ test('a session check after a sign-in that ended on its form says the credential
   expect(error.render()).toContain('the page says: "Please enter the correct username and password"');
   expect(error.hint).toMatch(/^The server answered the sign-in with its form again: the credentials were probably refused/);
 });
+
+// Issue 35, item 3: APIs that refuse a sign-in with a 200 and JSON; the error quotes their words.
+
+test('a wiki API login refused with 200 {"login":{"result":"Failed","reason":…}}: the error quotes the reason', async ({ demo }) => {
+  const yaml = formUser(demo.url, '/refusing/wiki-login', 'wikisession', 'wrong-pass-4411').replace(
+    'body: "username={{username}}&password={{password}}"',
+    'body: "action=login&format=json&lgname={{username}}&lgpassword={{password}}"',
+  );
+  const error = await failure(yaml);
+  expect(error.code).toBe('EXTRACTION_NOT_FOUND');
+  expect(error.context).toMatchObject({ user: 'alice', procedure: 'form', step: 0 });
+  expect(error.details).toContain('the server says: Failed: Incorrect username or password entered. Please try again.');
+  expect(error.hint).toMatch(/^The server answered HTTP 200 with words that read as a refusal \(quoted above\): the sign-in was probably refused/);
+  expect(error.render()).not.toContain('wrong-pass-4411');
+  const right = await authenticate(planFromYaml(yaml.replace('wrong-pass-4411', 'alice-password')), 'alice', { redactor: new Redactor() });
+  expect(right.cookies.map((c) => c.name)).toContain('wikisession');
+});
+
+test('a JSON-RPC login refused with 200 and an error object: error.message and error.data quoted, the echoed password masked', async ({ demo }) => {
+  const yaml = `
+procedures:
+  - name: rpc
+    operations:
+      - tech: http
+        parameters:
+          url: ${demo.url}/refusing/rpc-login
+          method: POST
+          body: { jsonrpc: "2.0", id: 7, method: call, params: { login: "{{username}}", password: "{{password}}" } }
+        extractions: [{ name: sid, location: body, key: result.session_id }]
+    injections: [{ location: header, key: X-Openerp-Session-Id, variable: sid }]
+users:
+  - name: alice
+    credentials: { username: alice, password: Wrong-Pass-7733 }
+    procedure: rpc
+`;
+  const error = await failure(yaml);
+  expect(error.code).toBe('EXTRACTION_NOT_FOUND');
+  expect(error.details).toContain('the server says: Server Error; Access Denied: login alice with password ********');
+  const text = error.render();
+  expect(text).toContain('seen: ');
+  expect(text).not.toContain('Wrong-Pass-7733');
+});

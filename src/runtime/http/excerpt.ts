@@ -47,6 +47,18 @@ export function bodyLines(body: string, redactor: Redactor, label: string, conte
   return [...(says ? [`the page says: ${bodyExcerpt(says, redactor, BODY_EXCERPT_CHARS)}`] : []), `${label}: an HTML page (${body.length} characters)${text}`];
 }
 
+/**
+ * The detail line that quotes what a server's answer means (an OAuth error, a JSON refusal's words),
+ * redacted and cut as {@link bodyExcerpt}: one wording for every error that quotes it.
+ *
+ * @example
+ * serverSaysLine('Failed: Incorrect username or password entered.', redactor);
+ * // 'the server says: Failed: Incorrect username or password entered.'
+ */
+export function serverSaysLine(meaning: string, redactor: Redactor): string {
+  return `the server says: ${bodyExcerpt(meaning, redactor)}`;
+}
+
 /** How {@link bodyLines} ends the line of a page with nothing to read (a script-only page). */
 export const NO_TEXT = ' with no visible text';
 

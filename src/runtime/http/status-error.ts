@@ -3,7 +3,8 @@ import type { Redactor } from '../../core/redactor.js';
 import type { Observation, ObservedResponse, RetrySummary } from './observation.js';
 import { describeRetries, parseRetryAfter, retryAfterOf } from './retry.js';
 import { bearerRefusal } from './www-authenticate.js';
-import { bodyExcerpt, bodyLines, contentTypeOf } from './excerpt.js';
+import { bodyLines, contentTypeOf, serverSaysLine } from './excerpt.js';
+import { describeJsonRefusal } from './json-refusal.js';
 
 export { BODY_EXCERPT_CHARS, bodyExcerpt } from './excerpt.js';
 
@@ -12,7 +13,8 @@ export { BODY_EXCERPT_CHARS, bodyExcerpt } from './excerpt.js';
  * `AUTH_HTTP_STATUS` naming the status (and, through `context`, the user, procedure, step, method
  * and URL), with the response body as {@link bodyLines} shows it (an HTML page's error message and
  * readable text; anything else cut short), passed through the redactor (servers echo what they were sent, passwords included). `describe` says
- * what the body means in the protocol's terms (an OAuth `error` code), shown first when it knows.
+ * what the body means in the protocol's terms (an OAuth `error` code), shown first when it knows;
+ * else a JSON body's refusal members ({@link describeJsonRefusal}) are.
  *
  * @example
  * assertSuccessStatus(observation, redactor, { user: 'alice', procedure: 'login', step: 0, method: 'POST', url });
@@ -42,12 +44,12 @@ export function httpStatusError(
   retry?: RetrySummary,
 ): MultiAuthError {
   const refusal = response.status === 401 || response.status === 403 ? bearerRefusal(headerValues(response, 'www-authenticate')) : undefined;
-  const meaning = (response.body ? describe?.(response.body) : undefined) ?? refusal?.description;
+  const meaning = (response.body ? describe?.(response.body) ?? undefined : undefined) ?? refusal?.description ?? describeJsonRefusal(response.body ?? '');
   const retries = describeRetries(retry);
   return new MultiAuthError('AUTH_HTTP_STATUS', `the server answered HTTP ${response.status}${reason(response.status)}${retries.suffix}`, {
     context: { ...context, status: response.status },
     details: [
-      ...(meaning ? [`the server says: ${bodyExcerpt(meaning, redactor)}`] : []),
+      ...(meaning ? [serverSaysLine(meaning, redactor)] : []),
       ...bodyLines(response.body ?? '', redactor, 'response body', contentTypeOf(response)),
       ...retries.details,
     ],

@@ -105,7 +105,8 @@ test('a status >= 400 names user, procedure, step, method, URL; the body is cut 
   expect(error.code).toBe('AUTH_HTTP_STATUS');
   expect(error.message).toBe('the server answered HTTP 418');
   expect(error.context).toEqual({ user: 'alice', procedure: 'flow', step: 1, stepKind: 'http', method: 'POST', url: `${server.url}/teapot`, status: 418 });
-  const body = error.details[0] ?? '';
+  expect(error.details[0]).toBe(`the server says: rejected pw=${MASK}`);
+  const body = error.details.find((line) => line.startsWith('response body: ')) ?? '';
   expect(body).toContain(`"message":"rejected pw=${MASK}"`);
   expect(body).not.toContain('pa55');
   expect(body.length).toBeLessThan('response body: '.length + 500 + 40);
