@@ -1,5 +1,5 @@
 import { accessTemplateBlocks } from '../core/access-template.js';
-import { SAFE_METHODS, type AccessMatrix, type AccessVerdict } from '../config/schema/index.js';
+import { SAFE_METHODS, type AccessMatrix, type AccessVerdict, type Validation } from '../config/schema/index.js';
 import type { NameValuesList, PlanAccess, PlanAccessRequest, PlanUser } from './plan.js';
 
 /** Statuses that count as deny when `access.deny` is not given. */
@@ -8,12 +8,14 @@ export const DEFAULT_DENY_STATUSES: readonly number[] = [401, 403];
 /**
  * The config's `access` as the matrix runs it: `{{ users.NAME.VAR }}` replaced by that user's
  * declared value (the config's checks proved every one exists), safe requests before unsafe ones,
- * and every user's expectation spelt out per request (`"*"` and a single word expanded).
+ * every user's expectation spelt out per request (`"*"` and a single word expanded), and what
+ * tells `anonymous` was answered as someone signed out (the top-level `validation`'s `not_match`,
+ * every user's `reauth.on_body`).
  *
  * @example
  * compileAccess(config.access, plan.users).expect.editor['delete a comment']; // 'deny'
  */
-export function compileAccess(access: AccessMatrix, users: readonly PlanUser[]): PlanAccess {
+export function compileAccess(access: AccessMatrix, users: readonly PlanUser[], validation?: Validation): PlanAccess {
   const variables = new Map(users.map((user) => [user.name, user.variables]));
   const requests = access.requests.map((request, index): PlanAccessRequest => {
     const filled = fillReferences(request, variables);
@@ -38,7 +40,10 @@ export function compileAccess(access: AccessMatrix, users: readonly PlanUser[]):
     }
     expect[user] = row;
   }
-  return { requests: ordered, users: Object.keys(access.expect), expect, deny: [...(access.deny ?? DEFAULT_DENY_STATUSES)], origin: ['access'] };
+  // Someone signed out sees what a signed-in user sees after its session ended (issue 35).
+  const onBody = [...new Set(users.flatMap((user) => (user.reauth ? user.reauth.onBody ?? [] : [])))];
+  const anonymous = { ...(validation?.not_match === undefined ? {} : { notMatch: validation.not_match }), onBody };
+  return { requests: ordered, users: Object.keys(access.expect), expect, deny: [...(access.deny ?? DEFAULT_DENY_STATUSES)], anonymous, origin: ['access'] };
 }
 
 type Filled = Pick<AccessMatrix['requests'][number], 'url' | 'headers' | 'body'>;

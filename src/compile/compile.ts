@@ -7,7 +7,7 @@ import type { Plan, PlanProcedure, PlanUser } from './plan.js';
 import { compilePreset } from './presets/index.js';
 import { registerPlan } from './secrets.js';
 import { resolveValidations } from './validation.js';
-import { applyReauth } from './reauth.js';
+import { applyReauth, reauthIssues } from './reauth.js';
 import { checkTemplateSyntax } from './template-check.js';
 import { applyPresetUserRefresh } from './preset-user-refresh.js';
 import { compileAccess } from './access.js';
@@ -67,6 +67,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   const users = [...presetUsers, ...config.users.map((user, index) => compileUser(user, index))];
   applyPresetUserRefresh(users, config);
   applyReauth(users, config);
+  issues.push(...reauthIssues(config));
   issues.push(...resolveValidations(users, config));
   issues.push(...checkTemplateSyntax(Object.values(procedures)));
   if (issues.length) {
@@ -82,7 +83,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   };
   if (config.proxy !== undefined) plan.proxy = config.proxy;
   if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
-  if (config.access) plan.access = compileAccess(config.access, users);
+  if (config.access) plan.access = compileAccess(config.access, users, config.validation || undefined);
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

@@ -128,6 +128,8 @@ export interface PlanReauth {
   onStatus: number[];
   /** Globs of redirect targets: paths (`/accounts/login/**`) or absolute URLs. */
   onRedirect: string[];
+  /** Regexes (the user's syntax, see `compileUserRegex`) of an answer's text that mean "signed out"; absent: none. */
+  onBody?: string[];
 }
 
 /**
@@ -160,6 +162,10 @@ export interface PlanProcedure {
 export interface PlanValidation {
   url: string;
   method: HttpMethod;
+  /** Headers sent besides the session's, in config order; absent: none. */
+  headers?: Array<[string, string]>;
+  /** Body as written: a string sent as is, or a JSON value; absent: none. */
+  body?: unknown;
   /** Accepted statuses; absent = any 2xx. */
   status?: number[];
   /** Regex the body must match / must not match (the user's syntax, see `compileUserRegex`). */
@@ -326,5 +332,10 @@ export interface PlanAccess {
   expect: Record<string, Record<string, PlanAccessVerdict>>;
   /** Statuses that count as deny. */
   deny: number[];
+  /**
+   * What tells an answer to `anonymous` is the page of someone signed out, besides the statuses and
+   * every user's login redirect: the top-level validation's `not_match`, and every user's `on_body`.
+   */
+  anonymous: { notMatch?: string; onBody: string[] };
   origin: ConfigPath;
 }

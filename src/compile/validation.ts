@@ -3,6 +3,7 @@ import type { ConfigPath } from '../core/path.js';
 import { compileUserRegex } from '../core/regex.js';
 import type { AuthConfig, Validation, ValidationSetting } from '../config/index.js';
 import type { PlanUser, PlanValidation } from './plan.js';
+import { REGEX_HINT } from './reauth.js';
 
 /**
  * Gives each user the session check that applies to it (`validation`: the user's own, else its
@@ -49,7 +50,7 @@ function regexIssues(check: PlanValidation): ConfigIssue[] {
     try {
       compileUserRegex(pattern);
     } catch (error) {
-      out.push({ severity: 'error', path: [...check.origin, key], message: `not a valid regular expression: ${(error as Error).message}`, hint: 'Fix the pattern (RE2 syntax, matched in linear time: (?P<name>), (?i) work; look-around and back-references do not).' });
+      out.push({ severity: 'error', path: [...check.origin, key], message: `not a valid regular expression: ${(error as Error).message}`, hint: REGEX_HINT });
     }
   }
   return out;
@@ -57,6 +58,8 @@ function regexIssues(check: PlanValidation): ConfigIssue[] {
 
 function planValidation(check: Validation, origin: ConfigPath): PlanValidation {
   const out: PlanValidation = { url: check.url, method: check.method ?? 'GET', origin };
+  if (check.headers !== undefined) out.headers = Object.entries(check.headers);
+  if (check.body !== undefined) out.body = check.body;
   if (check.status !== undefined) out.status = Array.isArray(check.status) ? [...check.status] : [check.status];
   if (check.match !== undefined) out.match = check.match;
   if (check.not_match !== undefined) out.notMatch = check.not_match;

@@ -39,6 +39,10 @@ export interface SignedOutRequest {
 export interface Reauthenticate {
   /** What in `answer` says the session is dead, or undefined (an ordinary answer, a denial). */
   signedOut(answer: Answer): SignedOutTrigger | undefined;
+  /** Whether an answer `signedOut` found nothing in must have its text read (the user's `reauth.on_body`). */
+  readsBody(status: number, headers: Record<string, string>): boolean;
+  /** What in an answer's text says the session is dead (`reauth.on_body`), or undefined. */
+  signedOutByBody(status: number, body: string): Promise<SignedOutTrigger | undefined>;
   /**
    * Called when a request sent with `dead` got a signed-out answer: signs the user in again when
    * the session is dead (once across workers) and resolves true when there is a new session to
@@ -64,8 +68,8 @@ export interface Reauthenticate {
  * Playwright's errors list the request's headers in their call log: an error of a request sent for
  * the user has every secret `redactor` knows masked, in its message and stack.
  *
- * A response that says the user is signed out (`reauth.signedOut`: HTTP 401 by default; a 403 or
- * a redirect to the login page when the config says so) asks `reauth` for a new session; an
+ * A response that says the user is signed out (`reauth.signedOut`: HTTP 401 by default; a 403, a
+ * redirect to the login page, or a body that says so, when the config says so) asks `reauth` for a new session; an
  * idempotent request (GET, HEAD, OPTIONS, PUT, DELETE) is then sent once more with it, any other
  * returns its answer and the next request gets the new session. The answer to the retry goes to
  * `reauth` too: refused the same way, it was a denial.
@@ -118,19 +122,19 @@ export function wrapRequestContext(
           const response = await send(url, sent);
           if (!reauth) return response;
           const method = String(sent.method ?? 'GET').toUpperCase();
-          const trigger = reauth.signedOut(answerOf(response, url));
+          const trigger = await signedOutAnswer(reauth, response, url);
           if (!trigger) {
             if (method === 'GET') provedAlive(reauth, s, call.request.url, url, response);
             return response;
           }
-          const probe = (target: string) => probeGet(context, s, target, baseURL);
+          const probe = (target: string) => probeGet(context, s, target, baseURL, reauth);
           if (!(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method), probe })) || !IDEMPOTENT.has(method)) return response;
           await response.dispose();
           const renewed = await session();
           await bind(renewed, call.request.url);
           const [again, resent] = fetchArguments(call, applySession(renewed, call.request, { cookieJar: true }));
           const retried = await send(again, resent);
-          const refused = reauth.signedOut(answerOf(retried, again));
+          const refused = await signedOutAnswer(reauth, retried, again);
           // Refused again with a new session: renew learns the answer is a denial (it signs in no more in this test).
           if (refused) await reauth.renew(renewed, { method, url: askedUrl(refused, again, retried), trigger: refused, retried: false });
           else if (method === 'GET') provedAlive(reauth, renewed, call.request.url, again, retried);
@@ -171,17 +175,20 @@ function provedAlive(reauth: Reauthenticate, session: Session, url: string, sent
 
 /**
  * A GET of `url` sent with `session` through `context`, bounded and following no redirect (a
- * login page that answers 200 proves nothing): its status, or undefined when it got none.
+ * login page that answers 200 proves nothing): its status, or undefined when it got none or one
+ * that says "signed out" by the user's rule (a 200 whose text `on_body` matches).
  */
-async function probeGet(context: APIRequestContext, session: Session, url: string, baseURL: string | undefined): Promise<number | undefined> {
+async function probeGet(context: APIRequestContext, session: Session, url: string, baseURL: string | undefined, reauth: Reauthenticate): Promise<number | undefined> {
   const call = readApiCall('get', url, { maxRedirects: 0, timeout: PROBE_TIMEOUT_MS }, baseURL);
   if (!call) return undefined;
   const [target, options] = fetchArguments(call, applySession(session, call.request, { cookieJar: true }));
   try {
     const response = await context.fetch(target, options);
     const status = response.status();
+    // A 2xx that says "not logged in" (on_body) proves no session alive.
+    const signedOut = await signedOutAnswer(reauth, response, target);
     await response.dispose();
-    return status;
+    return signedOut ? undefined : status;
   } catch {
     return undefined;
   }
@@ -198,6 +205,23 @@ function sameUrl(a: string, b: string): boolean {
 /** The URL a signed-out answer is about: the one asked for when it redirected to the login page. */
 function askedUrl(trigger: SignedOutTrigger, requested: string, response: APIResponse): string {
   return 'redirect' in trigger ? requested : response.url();
+}
+
+/**
+ * What in `response` says the session is dead: its status or redirect, else its text when the
+ * user's rule reads it (`on_body`; Playwright holds the body already, and keeps it for the test).
+ */
+async function signedOutAnswer(reauth: Reauthenticate, response: APIResponse, requested: string): Promise<SignedOutTrigger | undefined> {
+  const trigger = reauth.signedOut(answerOf(response, requested));
+  if (trigger || !reauth.readsBody(response.status(), response.headers())) return trigger;
+  let body: string;
+  try {
+    body = await response.text();
+  } catch {
+    // A body that cannot be read says nothing.
+    return undefined;
+  }
+  return reauth.signedOutByBody(response.status(), body);
 }
 
 /** What the fixtures read of an answer: its status, where it ended, and where it was going. */

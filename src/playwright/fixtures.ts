@@ -12,9 +12,10 @@ import type {
 } from '@playwright/test';
 import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/index.js';
+import { loadSignedOutBody } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
 import { WorkerAuth, type AnswerOf } from './worker-auth.js';
-import { describeTrigger, signedOutBy, triggerKind } from './signed-out.js';
+import { describeTrigger, readsBody, signedOutBy, triggerKind } from './signed-out.js';
 import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
@@ -304,6 +305,8 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
   let renewed: { from: Session; answer: AnswerOf } | undefined;
   return {
     signedOut: (answer) => (rule ? signedOutBy(rule, answer) : undefined),
+    readsBody: (status, headers) => (rule ? readsBody(rule, status, headers) : false),
+    signedOutByBody: async (status, body) => (rule ? (await loadSignedOutBody())(rule, status, body) : undefined),
     ...(implied ? { answered: (session: Session, url: string) => auth.impliedValidation.remember(user, session, url) } : {}),
     renew: async (dead, request) => {
       const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };

@@ -1,6 +1,7 @@
 import type { BrowserContext, Frame, Request, Response } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
 import { IDEMPOTENT, type Reauthenticate } from './authed-request.js';
+import type { SignedOutTrigger } from './signed-out.js';
 
 /** What {@link watchPageSessions} needs of the context's session routing. */
 export interface PageSessionState {
@@ -22,8 +23,8 @@ export interface PageRenewal {
 
 /**
  * Signs the user in again when a signed-in page's request that carried the session gets an answer
- * that says "signed out" (`reauth.signedOut`: HTTP 401 by default; a 403 or a redirect to the
- * login page when the config says so), as `authedRequest` does: `reauth` decides (once per test,
+ * that says "signed out" (`reauth.signedOut`: HTTP 401 by default; a 403, a redirect to the
+ * login page, or a document's or API call's text that `on_body` matches, when the config says so), as `authedRequest` does: `reauth` decides (once per test,
  * once across workers). The context then carries the new session; requests sent meanwhile wait
  * for it. A page request cannot be sent again unseen, as `authedRequest` does, without taking every
  * page request out of the browser's network stack (streams, caching); so a frame whose navigation
@@ -53,12 +54,18 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
     // Location is no security header: the synchronous headers have it, and no await may come
     // before the load is awaited below.
     const location = response.status() >= 300 && response.status() < 400 ? response.headers().location : undefined;
-    const trigger = reauth.signedOut({ status: response.status(), url: response.url(), ...(location === undefined ? {} : { location }) });
-    if (!trigger) return;
+    let trigger = reauth.signedOut({ status: response.status(), url: response.url(), ...(location === undefined ? {} : { location }) });
+    // A stylesheet, script or image never says "not logged in": only documents and API calls are read.
+    const readBody = !trigger && WORDED.has(request.resourceType()) && reauth.readsBody(response.status(), response.headers());
+    if (!trigger && !readBody) return;
     // Registered before any await: the answer's page commits soon after its headers arrive.
     const loaded = request.isNavigationRequest() ? documentLoaded(request.frame()) : undefined;
+    // Awaited only when the session was renewed; a closed page must not leave a rejection unseen.
+    loaded?.catch(() => undefined);
     const dead = await state.carried(request);
     if (!dead) return;
+    trigger ??= await bodyTrigger(response, reauth);
+    if (!trigger) return;
     const asked = 'redirect' in trigger ? firstOfChain(request) : request;
     const method = asked.method();
     const signedOut = { method, url: 'redirect' in trigger ? asked.url() : response.url(), trigger, retried: loaded !== undefined && IDEMPOTENT.has(method) };
@@ -107,6 +114,20 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
       if (renewal) await renewal;
     },
   };
+}
+
+/** The kinds of request whose answers' text `on_body` reads. */
+const WORDED: ReadonlySet<string> = new Set(['document', 'fetch', 'xhr']);
+
+/** What the answer's text says by the user's `on_body` (a body the browser cannot give says nothing). */
+async function bodyTrigger(response: Response, reauth: Reauthenticate): Promise<SignedOutTrigger | undefined> {
+  let body: string;
+  try {
+    body = await response.text();
+  } catch {
+    return undefined;
+  }
+  return reauth.signedOutByBody(response.status(), body);
 }
 
 /** The longest redirect chain walked (browsers stop at 20). */

@@ -30,12 +30,13 @@ const browserPathModule = () => lazyModule<typeof import('./protocols/browser/br
 const completeModule = () => lazyModule<typeof import('./engine/complete.js')>('./engine/complete.js', () => import('./engine/complete.js'));
 const findUserModule = () => lazyModule<typeof import('./engine/find-user.js')>('./engine/find-user.js', () => import('./engine/find-user.js'));
 const sessionPasskeyModule = () => lazyModule<typeof import('./session/passkey.js')>('./session/passkey.js', () => import('./session/passkey.js'));
+const signedOutBodyModule = () => lazyModule<typeof import('./session/signed-out-body.js')>('./session/signed-out-body.js', () => import('./session/signed-out-body.js'));
 const digestModule = () => lazyModule<typeof import('./protocols/digest/index.js')>('./protocols/digest/index.js', () => import('./protocols/digest/index.js'));
 
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
 export type { AccessRequestParts } from './access/request.js';
-export { DEFAULT_SIGNED_OUT, describeTrigger, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
+export { DEFAULT_SIGNED_OUT, ON_BODY_CHARS, describeTrigger, readsBody, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
@@ -230,6 +231,21 @@ export async function loadDigestAnswer(): Promise<typeof import('./protocols/dig
   digestLoaded ??= digestModule();
   return (await digestLoaded).answerChallenge;
 }
+
+/**
+ * `signedOutByBody`, which matches an answer's text against a user's `reauth.on_body`, loaded on
+ * first use: only a user with `on_body` has answers read, and the regex engine stays unloaded otherwise.
+ *
+ * @example
+ * const signedOutByBody = await loadSignedOutBody();
+ * signedOutByBody(rule, 200, await response.text()); // { body: 'Session terminated', status: 200 }
+ */
+export async function loadSignedOutBody(): Promise<typeof import('./session/signed-out-body.js').signedOutByBody> {
+  signedOutBodyLoaded ??= signedOutBodyModule();
+  return (await signedOutBodyLoaded).signedOutByBody;
+}
+
+let signedOutBodyLoaded: Promise<typeof import('./session/signed-out-body.js')> | undefined;
 
 let digestLoaded: Promise<typeof import('./protocols/digest/index.js')> | undefined;
 

@@ -40,7 +40,7 @@ export interface RunDigest {
   /** Users a 401 does not sign in again (`reauth: false`, theirs or the top level's). */
   noReauthUsers: string[];
   /** Users whose "signed out" answers are not the default (HTTP 401 alone): theirs (`reauth`). */
-  reauthRules: Array<{ user: string; onStatus: number[]; onRedirect: string[] }>;
+  reauthRules: Array<{ user: string; onStatus: number[]; onRedirect: string[]; onBody?: string[] }>;
   /** Origins the users sign in and are validated at ({@link planOrigins}): compared with Playwright's `baseURL`. */
   origins: string[];
   /** The access matrix's users (`anonymous` included) and request names in run order, when the config has one: `accessMatrix()` declares its tests from them. */
@@ -132,7 +132,8 @@ function isReauthRules(value: unknown): boolean {
   const globs = (v: unknown) => Array.isArray(v) && v.length <= 20 && v.every((s) => typeof s === 'string' && s.length <= 2048);
   return Array.isArray(value) && value.length <= 100_000 && value.every((rule: unknown) => {
     const r = rule as Record<string, unknown> | null;
-    return typeof r === 'object' && r !== null && typeof r.user === 'string' && statuses(r.onStatus) && globs(r.onRedirect);
+    const patterns = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 20 && v.every((p) => typeof p === 'string' && p.length <= 4096));
+    return typeof r === 'object' && r !== null && typeof r.user === 'string' && statuses(r.onStatus) && globs(r.onRedirect) && patterns(r.onBody);
   });
 }
 
@@ -155,7 +156,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     configUsers: plan.users.filter((user) => user.procedure !== undefined && needsConfig(plan, user)).map((user) => user.name),
     checkedUsers: plan.users.filter((user) => user.validation !== undefined).map((user) => user.name),
     noReauthUsers: plan.users.filter((user) => user.reauth === false).map((user) => user.name),
-    reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect] }] : [])),
+    reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect], ...(reauth.onBody ? { onBody: [...reauth.onBody] } : {}) }] : [])),
     origins: planOrigins(plan),
     ...(plan.access ? { access: { users: [...plan.access.users], requests: plan.access.requests.map((request) => request.name) } } : {}),
     checked,

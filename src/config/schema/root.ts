@@ -44,9 +44,9 @@ export const AuthConfig = z.strictObject({
    * globs); `false`: none. A preset's or user's own `reauth` wins.
    */
   reauth: ReauthSetting.optional()
-    .describe('Which answers to a signed-in request mean "signed out" and sign the user in again: {on_status, on_redirect}, true (default: HTTP 401) or false (none).'),
+    .describe('Which answers to a signed-in request mean "signed out" and sign the user in again: {on_status, on_redirect, on_body}, true (default: HTTP 401) or false (none).'),
   validation: z.union([z.literal(false), Validation]).optional()
-    .describe('How to know a session works, for every user without its own: {url, method, status, match, not_match}, or false (none).'),
+    .describe('How to know a session works, for every user without its own: {url, method, headers, body, status, match, not_match}, or false (none).'),
   access: AccessMatrix.optional()
     .describe('Who may do what: requests sent as every user (and anonymous) and compared with what is expected (docs/access.md).'),
 });

@@ -46,8 +46,10 @@ export interface DenyRules {
   deny: readonly number[];
   /** Globs of the login page (the user's `reauth.on_redirect`); empty: {@link LOGIN_PATH} decides. */
   loginRedirect: readonly string[];
-  /** The user's validation `not_match`: a 2xx body that matches it is the page of someone signed out. */
+  /** The user's validation `not_match` (for `anonymous`, the top level's): a 2xx body that matches it is the page of someone signed out. */
   notMatch?: string;
+  /** The user's `reauth.on_body` (for `anonymous`, every user's): a 2xx body that matches one says "signed out" too. */
+  onBody?: readonly string[];
 }
 
 /** A redirect target that looks like a login page, when the config names none: `/login`, `/accounts/signin/`, `/sign_in`, `/logon`. */
@@ -58,8 +60,8 @@ export const MATCHED_BODY_CHARS = 1024 * 1024;
 
 /**
  * Classifies one answer (docs/access.md "Classification"): no answer or a 5xx is `error`; a `deny`
- * status, a redirect to the login page, or a 2xx whose body matches the user's `not_match` is
- * `deny`; any other 2xx or 3xx is `allow`; any other status (a 404 not listed in `deny`, a 400) is
+ * status, a redirect to the login page, or a 2xx whose body matches the user's `not_match` or one
+ * of its `on_body` patterns is `deny`; any other 2xx or 3xx is `allow`; any other status (a 404 not listed in `deny`, a 400) is
  * `error`: the request itself may be wrong, so it proves nothing either way.
  *
  * @example
@@ -75,9 +77,12 @@ export function classifyAnswer(answer: AccessAnswer, rules: DenyRules): Pick<Acc
     return { outcome: 'allow', status };
   }
   if (status >= 200 && status < 300) {
-    if (rules.notMatch !== undefined && compileUserRegex(rules.notMatch).test((answer.body ?? '').slice(0, MATCHED_BODY_CHARS))) {
+    const body = (answer.body ?? '').slice(0, MATCHED_BODY_CHARS);
+    if (rules.notMatch !== undefined && compileUserRegex(rules.notMatch).test(body)) {
       return { outcome: 'deny', status, why: 'the body matches the user\'s validation not_match' };
     }
+    const signedOut = rules.onBody?.find((pattern) => compileUserRegex(pattern).test(body));
+    if (signedOut !== undefined) return { outcome: 'deny', status, why: `the body says "signed out" (reauth.on_body "${signedOut.length > 80 ? `${signedOut.slice(0, 79)}…` : signedOut}")` };
     return { outcome: 'allow', status };
   }
   return { outcome: 'error', status, why: status >= 500 ? 'a server error' : `HTTP ${status} is neither allow nor deny (add it to access.deny if it means deny)` };

@@ -29,7 +29,7 @@ export function accessRequestParts(request: PlanAccessRequest): AccessRequestPar
 /**
  * What makes an answer a deny for `user` (`anonymous` included): the matrix's `deny` statuses, the
  * user's login page (`reauth.on_redirect`; for `anonymous`, every user's), the user's validation
- * `not_match`.
+ * `not_match` (for `anonymous`, the top level's) and `reauth.on_body` (for `anonymous`, every user's).
  *
  * @example
  * denyRulesFor(plan, plan.access!, 'editor'); // { deny: [401, 403], loginRedirect: ['/login'], notMatch: 'Sign in' }
@@ -38,11 +38,13 @@ export function denyRulesFor(plan: Plan, access: PlanAccess, user: string): Deny
   const planUser = plan.users.find((u) => u.name === user);
   if (!planUser) {
     const loginRedirect = [...new Set(plan.users.flatMap((u) => (u.reauth ? u.reauth.onRedirect : [])))];
-    return { deny: access.deny, loginRedirect };
+    const { notMatch, onBody } = access.anonymous;
+    return { deny: access.deny, loginRedirect, ...(notMatch === undefined ? {} : { notMatch }), ...(onBody.length ? { onBody } : {}) };
   }
   return {
     deny: access.deny,
     loginRedirect: planUser.reauth ? planUser.reauth.onRedirect : [],
     ...(planUser.validation?.notMatch === undefined ? {} : { notMatch: planUser.validation.notMatch }),
+    ...(planUser.reauth && planUser.reauth.onBody ? { onBody: planUser.reauth.onBody } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { FORM_AGAIN_HINT, bodyLines, contentTypeOf, showsPasswordForm } from '..
 import { bearerRefusal } from '../http/www-authenticate.js';
 import type { SignInEvent } from './sign-in-events.js';
 import { sendRequest } from '../http/transport.js';
+import type { HeaderPair } from '../http/observation.js';
 import { applySession } from '../session/apply.js';
 import type { Session } from '../session/session.js';
 
@@ -44,10 +45,10 @@ export interface CheckOptions {
 export async function checkSession(plan: Plan, user: PlanUser, session: Session, options: CheckOptions): Promise<void> {
   const check = user.validation;
   if (!check || session.digest) return;
-  const request = applySession(session, { method: check.method, url: check.url, headers: [] });
+  const request = applySession(session, checkRequest(check));
   const started = performance.now();
   const observation = await sendRequest(
-    { method: request.method, url: request.url, headers: request.headers },
+    { method: request.method, url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) },
     {
       timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
       followRedirects: 0,
@@ -79,6 +80,19 @@ export async function checkSession(plan: Plan, user: PlanUser, session: Session,
       ? 'The server knows the session but refuses this user the check\'s URL: the user may lack a role or scope it needs, or the check asks for more than this user may see (pick a URL every user may read).'
       : 'The sign-in did not give a working session: check the user\'s credentials (a login page may answer 200 to a wrong password), or the check\'s url, status and match.'),
   });
+}
+
+/**
+ * The check's request before the session is applied: its headers, and its body as text (JSON
+ * serialised, with `Content-Type: application/json` unless a header says otherwise), so that the
+ * session's body rules (a JSON-RPC `auth` member) apply to it as to any request.
+ */
+function checkRequest(check: PlanValidation): { method: string; url: string; headers: HeaderPair[]; body?: string } {
+  const headers: HeaderPair[] = (check.headers ?? []).map(([name, value]): HeaderPair => [name, value]);
+  if (check.body === undefined) return { method: check.method, url: check.url, headers };
+  if (typeof check.body === 'string') return { method: check.method, url: check.url, headers, body: check.body };
+  if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/json']);
+  return { method: check.method, url: check.url, headers, body: JSON.stringify(check.body) };
 }
 
 function judge(check: PlanValidation, status: number, body: string): string | undefined {

@@ -2,13 +2,16 @@ import type { PlanReauth } from '../../compile/index.js';
 import { redactedUrl } from '../../core/urls.js';
 
 /** What a user's "signed out" answers look like (`reauth`), as the fixtures apply it. */
-export type SignedOutRule = Pick<PlanReauth, 'onStatus' | 'onRedirect'>;
+export type SignedOutRule = Pick<PlanReauth, 'onStatus' | 'onRedirect' | 'onBody'>;
 
 /** The rule of a user whose config says nothing: HTTP 401 alone. */
 export const DEFAULT_SIGNED_OUT: SignedOutRule = { onStatus: [401], onRedirect: [] };
 
-/** What said a session is dead: a status, or a redirect to a URL a glob names (the login page). */
-export type SignedOutTrigger = { status: number } | { redirect: string };
+/**
+ * What said a session is dead: a status, a redirect to a URL a glob names (the login page), or a
+ * body that an `on_body` pattern matches (with its status: a 200 that says "not logged in").
+ */
+export type SignedOutTrigger = { status: number } | { redirect: string } | { body: string; status: number };
 
 /** An answer to a request that carried a session, as the fixtures see it. */
 export interface Answer {
@@ -21,12 +24,38 @@ export interface Answer {
   requested?: string;
 }
 
+/** The characters of an answer's text that `on_body` reads: a signed-out page or error is short. */
+export const ON_BODY_CHARS = 1024 * 1024;
+
+/** An answer declared longer than this (`Content-Length`) is not read for `on_body`: no signed-out page is. */
+export const ON_BODY_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Content types never read for `on_body`: they hold no words. */
+const BINARY_TYPE = /^\s*(?:image|audio|video|font)\/|^\s*application\/(?:octet-stream|pdf|zip|gzip|wasm)/i;
+
+/**
+ * Whether an answer that said nothing by its status or redirect must have its text read for the
+ * rule's `on_body`: a rule that has one, an answer that is no redirect (a redirect's text is never
+ * read), not a binary content type, and not declared longer than {@link ON_BODY_MAX_BYTES}.
+ *
+ * @example
+ * readsBody({ onStatus: [401], onRedirect: [], onBody: ['Not logged in'] }, 200, { 'content-type': 'text/html' }); // true
+ */
+export function readsBody(rule: SignedOutRule, status: number, headers: Record<string, string | undefined>): boolean {
+  if (!rule.onBody?.length || (status >= 300 && status < 400) || status === 204 || status === 304) return false;
+  const type = headers['content-type'];
+  if (type !== undefined && BINARY_TYPE.test(type)) return false;
+  const length = Number(headers['content-length']);
+  return !(Number.isFinite(length) && length > ON_BODY_MAX_BYTES);
+}
+
 /** The longest URL or glob matched: longer ones are cut (a glob is at most 2048 characters). */
 const MAX_MATCH_LENGTH = 4096;
 
 /**
  * Whether `answer` says the session is dead by `rule`: one of its statuses, or a redirect whose
- * target matches one of its globs. A path glob (`/accounts/login/**`) is matched against the
+ * target matches one of its globs. Its body is `signedOutByBody`'s (loaded on first use:
+ * `loadSignedOutBody()`), asked when this finds nothing and {@link readsBody} says so. A path glob (`/accounts/login/**`) is matched against the
  * target's path, a URL glob against its origin and path; the query is never matched (login pages
  * carry `?next=`). `*` matches within a path segment, `**` across segments, `?` one character.
  *
@@ -56,6 +85,7 @@ export function signedOutBy(rule: SignedOutRule, answer: Answer): SignedOutTrigg
  * describeTrigger({ redirect: 'https://a.test/accounts/login/?next=/admin/' }, 'https://a.test/admin/'); // 'a redirect to /accounts/login/'
  */
 export function describeTrigger(trigger: SignedOutTrigger, from: string): string {
+  if ('body' in trigger) return `HTTP ${trigger.status} whose body matches on_body "${cut(trigger.body)}"`;
   if ('status' in trigger) return `HTTP ${trigger.status}`;
   const target = resolved(trigger.redirect, from);
   const origin = resolved(from, from)?.origin;
@@ -63,13 +93,19 @@ export function describeTrigger(trigger: SignedOutTrigger, from: string): string
 }
 
 /**
- * What an answer was, for remembering it as a denial: the trigger's kind (`401`, `redirect`).
+ * What an answer was, for remembering it as a denial: the trigger's kind (`401`, `redirect`, `body`).
  *
  * @example
  * triggerKind({ status: 403 }); // '403'
  */
 export function triggerKind(trigger: SignedOutTrigger): string {
+  if ('body' in trigger) return 'body';
   return 'status' in trigger ? String(trigger.status) : 'redirect';
+}
+
+/** A pattern as annotations quote it: a config may hold one of 4096 characters. */
+function cut(pattern: string): string {
+  return pattern.length > 80 ? `${pattern.slice(0, 79)}…` : pattern;
 }
 
 function resolved(url: string, base: string): URL | undefined {
