@@ -47,6 +47,11 @@ export interface Reauthenticate {
   renew(dead: Session, request: SignedOutRequest): Promise<boolean>;
   /** Told of each GET that `session` got a 2xx answer for, not through a redirect: proof it was alive. */
   answered?(session: Session, url: string): void;
+  /**
+   * Whether a page's navigations are held until their answer is read (held-navigation.ts): the
+   * user's answers may redirect to the login page (`reauth.on_redirect`).
+   */
+  holdsNavigations?: boolean;
 }
 
 /**

@@ -304,6 +304,7 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
   let renewed: { from: Session; answer: AnswerOf } | undefined;
   return {
     signedOut: (answer) => (rule ? signedOutBy(rule, answer) : undefined),
+    holdsNavigations: rule !== false && rule.onRedirect.length > 0,
     ...(implied ? { answered: (session: Session, url: string) => auth.impliedValidation.remember(user, session, url) } : {}),
     renew: async (dead, request) => {
       const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };
