@@ -106,7 +106,6 @@ test('when the re-sign-in fails, the navigation ends on the login page at once, 
   });
   try {
     const result = await runInlineProject({ 'multiauth.yaml': config(gatedSignIn(gate.url)), 'a.spec.ts': FAILING_SPEC }, { env: demoEnv, args: ['--workers=1'] });
-    console.log(result.output);
     expect(result.failed).toBe(1);
     // The first sign-in and one attempt to sign in again.
     expect(opened).toBe(2);
