@@ -62,6 +62,8 @@ export const ErrorCode = {
   INTERNAL: 'INTERNAL',
   /** A command-line usage mistake. */
   CLI_USAGE: 'CLI_USAGE',
+  /** A spec uses a fixture as an earlier version had it (`signInAs(user).page.goto(...)` on the promise of the page). */
+  SPEC_USAGE: 'SPEC_USAGE',
   /** `multiauth matrix --from-openapi FILE`: the file is not a readable OpenAPI 3 document. */
   OPENAPI_INVALID: 'OPENAPI_INVALID',
   /** A cell of the access matrix got another answer than `access.expect` says (docs/access.md). */

@@ -51,6 +51,11 @@ export interface Reauthenticate {
   renew(dead: Session, request: SignedOutRequest): Promise<boolean>;
   /** Told of each GET that `session` got a 2xx answer for, not through a redirect: proof it was alive. */
   answered?(session: Session, url: string): void;
+  /**
+   * Whether a page's navigations are held until their answer is read (held-navigation.ts): the
+   * user's answers may redirect to the login page (`reauth.on_redirect`).
+   */
+  holdsNavigations?: boolean;
 }
 
 /**
@@ -210,8 +215,11 @@ function askedUrl(trigger: SignedOutTrigger, requested: string, response: APIRes
 /**
  * What in `response` says the session is dead: its status or redirect, else its text when the
  * user's rule reads it (`on_body`; Playwright holds the body already, and keeps it for the test).
+ *
+ * @example
+ * const trigger = await signedOutAnswer(reauth, await route.fetch(), request.url());
  */
-async function signedOutAnswer(reauth: Reauthenticate, response: APIResponse, requested: string): Promise<SignedOutTrigger | undefined> {
+export async function signedOutAnswer(reauth: Reauthenticate, response: APIResponse, requested: string): Promise<SignedOutTrigger | undefined> {
   const trigger = reauth.signedOut(answerOf(response, requested));
   if (trigger || !reauth.readsBody(response.status(), response.headers())) return trigger;
   let body: string;

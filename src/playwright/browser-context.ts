@@ -8,6 +8,7 @@ import { headerPairs, playwrightHeaders } from './headers.js';
 import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ResolvedScope } from './scope.js';
 import { watchPageSessions, type PageRenewal } from './page-reauth.js';
+import { holdNavigation, holdsNavigation, type RoutedRequest } from './held-navigation.js';
 
 /** The longest redirect chain walked back to the request a route handler saw (browsers stop at 20). */
 const MAX_REDIRECTS = 20;
@@ -20,7 +21,9 @@ const MAX_REDIRECTS = 20;
  * renewed in the context when the session is refreshed.
  *
  * With `reauth`, a "signed out" answer (a 401, or what the user's `reauth` says) to a request
- * that carried the session signs the user in again ({@link watchPageSessions}).
+ * that carried the session signs the user in again ({@link watchPageSessions}); when the answer
+ * may be a redirect to the login page, a page's navigations are held until their answer is read,
+ * so that they end signed in at the page asked for ({@link holdNavigation}).
  *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
@@ -47,19 +50,37 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
   // with no hosts known, they are bound to each host as requests go there.
   const bind = bindDomainlessCookies(context, scope.hosts);
   const unbound = scope.hosts.length === 0 && initial.cookies.some(isDomainless);
-  if (!changesRequests(initial, true) && !unbound) return;
-  const handler = async (route: Route, request: Request): Promise<void> => {
-    await renewal?.settled();
+  const hold = renewal && reauth?.holdsNavigations ? { reauth, renewal } : undefined;
+  if (!changesRequests(initial, true) && !unbound && !hold) return;
+  const routed = async (request: Request): Promise<RoutedRequest & { postData?: string }> => {
     const session = await adopt();
     sent.set(request, session);
     await bind(session, request.url());
     const postData = request.postData() ?? undefined;
     const out = applySession(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), body: postData }, { cookieJar: true });
-    await route.fallback({
-      url: out.url === request.url() ? undefined : out.url,
-      headers: playwrightHeaders(out.headers),
-      postData: typeof out.body === 'string' && out.body !== postData ? out.body : undefined,
-    });
+    const url = out.url === request.url() ? undefined : out.url;
+    const changed = typeof out.body === 'string' && out.body !== postData ? out.body : undefined;
+    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, ...(changed === undefined ? {} : { postData: changed }) };
+  };
+  let failed = false;
+  // No session to send (its sign-in failed) is said once, by the first request that needed it
+  // (thrown in a route handler, it fails the test); undefined for the page's later requests.
+  const routedOnce = async (request: Request): Promise<(RoutedRequest & { postData?: string }) | undefined> => {
+    try {
+      return await routed(request);
+    } catch (error) {
+      if (failed) return undefined;
+      failed = true;
+      throw error;
+    }
+  };
+  const handler = async (route: Route, request: Request): Promise<void> => {
+    await renewal?.settled();
+    const first = await routedOnce(request);
+    // Sent as the browser made it: the test has the error already.
+    if (!first) return route.fallback();
+    if (hold && holdsNavigation(request)) return holdNavigation(route, request, first, { ...hold, routed: () => routedOnce(request) });
+    await route.fallback({ ...first.overrides, postData: first.postData });
   };
   for (const glob of scope.globs) await context.route(glob, handler);
 }

@@ -307,6 +307,7 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
     signedOut: (answer) => (rule ? signedOutBy(rule, answer) : undefined),
     readsBody: (status, headers) => (rule ? readsBody(rule, status, headers) : false),
     signedOutByBody: async (status, body) => (rule ? (await loadSignedOutBody())(rule, status, body) : undefined),
+    holdsNavigations: rule !== false && rule.onRedirect.length > 0,
     ...(implied ? { answered: (session: Session, url: string) => auth.impliedValidation.remember(user, session, url) } : {}),
     renew: async (dead, request) => {
       const answer: AnswerOf = { method: request.method.toUpperCase(), url: request.url, refusal: triggerKind(request.trigger) };

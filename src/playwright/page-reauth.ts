@@ -1,6 +1,6 @@
 import type { BrowserContext, Frame, Request, Response } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
-import { IDEMPOTENT, type Reauthenticate } from './authed-request.js';
+import { IDEMPOTENT, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
 import type { SignedOutTrigger } from './signed-out.js';
 
 /** What {@link watchPageSessions} needs of the context's session routing. */
@@ -19,6 +19,13 @@ export interface PageSessionState {
 export interface PageRenewal {
   /** Resolves when no renewal is under way (never rejects). */
   settled(): Promise<void>;
+  /**
+   * The renewal the page's other answers share, for an answer read before the page saw it (a held
+   * navigation): true when the context carries a new session now. Never rejects.
+   */
+  renew(dead: Session, signedOut: SignedOutRequest): Promise<boolean>;
+  /** Leaves `request`'s answer to the caller (a held navigation): the watcher neither renews nor reloads for it. */
+  handled(request: Request): void;
 }
 
 /**
@@ -44,36 +51,18 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
   // The latest navigation of each frame: a reload must not undo one the test started since.
   const latestNavigation = new WeakMap<Frame, Request>();
   const reloaded = new WeakSet<Request>();
+  const handled = new WeakSet<Request>();
 
   context.on('request', (request) => {
     if (request.isNavigationRequest()) latestNavigation.set(request.frame(), request);
   });
 
-  const onResponse = async (response: Response): Promise<void> => {
-    const request = response.request();
-    // Location is no security header: the synchronous headers have it, and no await may come
-    // before the load is awaited below.
-    const location = response.status() >= 300 && response.status() < 400 ? response.headers().location : undefined;
-    let trigger = reauth.signedOut({ status: response.status(), url: response.url(), ...(location === undefined ? {} : { location }) });
-    // A stylesheet, script or image never says "not logged in": only documents and API calls are read.
-    const readBody = !trigger && WORDED.has(request.resourceType()) && reauth.readsBody(response.status(), response.headers());
-    if (!trigger && !readBody) return;
-    // Registered before any await: the answer's page commits soon after its headers arrive.
-    const loaded = request.isNavigationRequest() ? documentLoaded(request.frame()) : undefined;
-    // Awaited only when the session was renewed; a closed page must not leave a rejection unseen.
-    loaded?.catch(() => undefined);
-    const dead = await state.carried(request);
-    if (!dead) return;
-    trigger ??= await bodyTrigger(response, reauth);
-    if (!trigger) return;
-    const asked = 'redirect' in trigger ? firstOfChain(request) : request;
-    const method = asked.method();
-    const signedOut = { method, url: 'redirect' in trigger ? asked.url() : response.url(), trigger, retried: loaded !== undefined && IDEMPOTENT.has(method) };
+  const renew = async (dead: Session, signedOut: SignedOutRequest): Promise<boolean> => {
     // The new session was refused too: that answer is the test's to see (no reload loop), and
     // reauth learns whether it was a denial.
     if (renewal && dead !== renewedFrom) {
       await reauth.renew(dead, signedOut);
-      return;
+      return false;
     }
     renewedFrom ??= dead;
     const current = (renewal ??= (async () => {
@@ -93,6 +82,31 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
       renewal = undefined;
       renewedFrom = undefined;
     }
+    return renewed;
+  };
+
+  const onResponse = async (response: Response): Promise<void> => {
+    const request = response.request();
+    if (handled.has(request)) return;
+    // Location is no security header: the synchronous headers have it, and no await may come
+    // before the load is awaited below.
+    const location = response.status() >= 300 && response.status() < 400 ? response.headers().location : undefined;
+    let trigger = reauth.signedOut({ status: response.status(), url: response.url(), ...(location === undefined ? {} : { location }) });
+    // A stylesheet, script or image never says "not logged in": only documents and API calls are read.
+    const readBody = !trigger && WORDED.has(request.resourceType()) && reauth.readsBody(response.status(), response.headers());
+    if (!trigger && !readBody) return;
+    // Registered before any await: the answer's page commits soon after its headers arrive.
+    const loaded = request.isNavigationRequest() ? documentLoaded(request.frame()) : undefined;
+    // Awaited only when the session was renewed; a closed page must not leave a rejection unseen.
+    loaded?.catch(() => undefined);
+    const dead = await state.carried(request);
+    if (!dead) return;
+    trigger ??= await bodyTrigger(response, reauth);
+    if (!trigger) return;
+    const asked = 'redirect' in trigger ? firstOfChain(request) : request;
+    const method = asked.method();
+    const signedOut = { method, url: 'redirect' in trigger ? asked.url() : response.url(), trigger, retried: loaded !== undefined && IDEMPOTENT.has(method) };
+    const renewed = await renew(dead, signedOut);
     if (!renewed || !loaded || !signedOut.retried) return;
     // Loading again before the test's own navigation has finished would cut it short.
     await loaded;
@@ -113,6 +127,8 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
     settled: async () => {
       if (renewal) await renewal;
     },
+    renew,
+    handled: (request) => void handled.add(request),
   };
 }
 

@@ -9,6 +9,7 @@ import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ClientCertificate } from './mtls.js';
 import type { ResolvedScope } from './scope.js';
 import { toSpecError } from './spec-error.js';
+import { explainedPromise } from './promised-part.js';
 import { toStorageState } from './storage-state.js';
 
 /** What {@link LazySignedInUser} opens its browser parts with. */
@@ -56,13 +57,17 @@ export class LazySignedInUser {
 
   /** A new browser context signed in as the user, opened on first use. */
   get context(): Promise<BrowserContext> {
-    this.contextOpened ??= quiet(openContext(this.parts));
+    this.contextOpened ??= explainedPromise(quiet(openContext(this.parts)), this.user, 'context', this.parts.redactor);
     return this.contextOpened;
   }
 
-  /** A page in {@link LazySignedInUser.context}, opened on first use. */
+  /**
+   * A page in {@link LazySignedInUser.context}, opened on first use. A promise: a Page member read
+   * on it (`bob.page.goto`, as earlier versions had it) throws `SPEC_USAGE`, which says to write
+   * `(await bob.page).goto(...)`.
+   */
   get page(): Promise<Page> {
-    this.pageOpened ??= quiet(this.context.then((context) => context.newPage()));
+    this.pageOpened ??= explainedPromise(quiet(this.context.then((context) => context.newPage())), this.user, 'page', this.parts.redactor);
     return this.pageOpened;
   }
 }

@@ -189,6 +189,9 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     const error = await bob.page.then(() => undefined, (e: unknown) => e);
     return error instanceof Error ? error.message : `(no error: ${String(error)})`;
   },
+  // A spec written for the earlier signInAs, which opened the page in signInAs itself.
+  'fixture-promised-page': async () => promisedPartMessage('page', 'goto'),
+  'fixture-promised-context': async () => promisedPartMessage('context', 'cookies'),
   // A test of project "api-bob" (authProjects marks it bob's) whose file sets authUser alice.
   'fixture-user-overridden': async () => {
     const info = { project: { name: 'api-bob', metadata: { [MATRIX_USER_KEY]: 'bob' } }, annotations: [], titlePath: ['roles.spec.ts'], file: '/repo/roles.spec.ts' } as unknown as TestInfo;
@@ -345,6 +348,18 @@ users:
 let demo: Promise<DemoServer> | undefined;
 
 /** The demo server, started by the first producer that needs it (the access matrix's routes). */
+/** What a spec written for the earlier signInAs meets: `bob.page.goto` read on the promise of the page. */
+function promisedPartMessage(part: 'page' | 'context', member: 'goto' | 'cookies'): string {
+  const parts = { user: 'bob', browser: () => new Promise(() => undefined), redactor: new Redactor() } as unknown as BrowserParts;
+  const bob = new LazySignedInUser('bob', {} as Session, {} as APIRequestContext, parts);
+  try {
+    void (bob[part] as unknown as Record<string, unknown>)[member];
+    return '(no error)';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 function demoServer(): Promise<DemoServer> {
   demo ??= startDemoServer();
   return demo;
