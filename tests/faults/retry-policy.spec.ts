@@ -97,9 +97,11 @@ test('a 429 is retried once at most, only after a Retry-After, and never when re
   // A 429 after a refused connection still gets its one retry.
   expect(decideRetry(answered(429, [['Retry-After', '1']]), { ...fresh, retriesDone: 1 }, DEFAULT_RETRY_POLICY).retry).toBe(true);
   expect(decideRetry(answered(429, [['Retry-After', '1']]), fresh, { ...DEFAULT_RETRY_POLICY, retries: 0 })).toEqual({ retry: false });
+  expect(decideRetry(answered(429, [['Retry-After', '26']]), fresh, DEFAULT_RETRY_POLICY).retry).toBe(false);
+  expect(decideRetry(answered(429, [['Retry-After', '25']]), fresh, DEFAULT_RETRY_POLICY).retry).toBe(true);
   expect(decideRetry(answered(429, [['Retry-After', '60']]), fresh, DEFAULT_RETRY_POLICY)).toEqual({
     retry: false,
-    note: 'not retried: the server asked to wait 60 s (Retry-After), more than the 29.9 s left of the request\'s timeout',
+    note: 'not retried: the server asked to wait 60 s (Retry-After), more than the 25 s the request\'s timeout leaves for it (5 s are kept for the retry itself)',
   });
 });
 

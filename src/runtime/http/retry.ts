@@ -33,6 +33,12 @@ export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', '
 /** A retry is not started unless this much of the request's timeout is left after the wait. */
 const MIN_ATTEMPT_MS = 100;
 
+/**
+ * What a sign-in retried after a 429 keeps of the request's timeout for itself: a rate-limited
+ * application is often a busy one, and a retry that times out spends the account's one retry.
+ */
+const RATE_LIMITED_ATTEMPT_MS = 5_000;
+
 /** What one attempt got to before it ended; the transport fills it in as response headers arrive. */
 export interface AttemptProgress {
   /** Responses whose headers arrived (every hop of a redirect chain counts). */
@@ -157,7 +163,7 @@ export function decideRetry(outcome: AttemptOutcome, state: RetryState, policy: 
 /**
  * A 429 is the application limiting sign-ins (5 per 5 minutes per account is common), and every
  * attempt counts against that limit: retried only when the server said when (`Retry-After`), never
- * sooner, once at most, and only if the wait ends within the request's own timeout (the step's time).
+ * sooner, once at most, and only if the wait ends 5 s before the request's own timeout (the step's time).
  */
 function decideRateLimited(retryAfterMs: number | undefined, state: RetryState, policy: RetryPolicy): RetryDecision {
   if (policy.retries === 0 || state.retriesDone >= policy.retries) return { retry: false };
@@ -167,9 +173,10 @@ function decideRateLimited(retryAfterMs: number | undefined, state: RetryState, 
   if (retryAfterMs === undefined) {
     return { retry: false, note: 'not retried: the 429 had no Retry-After saying when to come back, and a sign-in sent again sooner counts against the account\'s limit' };
   }
-  const left = state.deadline - state.now - MIN_ATTEMPT_MS;
+  const left = state.deadline - state.now - RATE_LIMITED_ATTEMPT_MS;
   if (retryAfterMs > left) {
-    return { retry: false, note: `not retried: the server asked to wait ${seconds(retryAfterMs)} (Retry-After), more than the ${seconds(Math.max(0, Math.floor(left / 100) * 100))} left of the request's timeout` };
+    const can = seconds(Math.max(0, Math.floor(left / 100) * 100));
+    return { retry: false, note: `not retried: the server asked to wait ${seconds(retryAfterMs)} (Retry-After), more than the ${can} the request's timeout leaves for it (5 s are kept for the retry itself)` };
   }
   return { retry: true, failure: 'HTTP 429', delayMs: retryAfterMs };
 }
