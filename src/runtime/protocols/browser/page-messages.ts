@@ -55,9 +55,9 @@ export function oauthErrorIn(url: string): string | undefined {
 /**
  * What the page shows about a refused sign-in: whether a password field is visible, and the
  * visible text of the elements marked as messages: `role=alert`, `alertdialog` or `status`, a live
- * region (`aria-live`), `.errorlist`, `.errornote`, `#login_error`, `.alert-danger`, a class with a
- * word of error, alert, danger, warning, invalid or failure in it or a part `red` (`text-red-600`;
- * not one saying success or info), the description of an `aria-invalid` field, and a heading
+ * region (`aria-live`), `.errorlist`, `.errornote`, `#login_error`, `.alert-danger`, a class or id
+ * with a word of error, alert, danger, warning, invalid or failure in it, or ending in `red`
+ * (`text-red-600`; not one saying success or info), the description of an `aria-invalid` field, and a heading
  * "Error" or one beside an error icon (with the block around it, which holds the words). A live
  * region saying it is busy (`aria-busy`, a text ending in "…") is progress, not a message.
  * Undefined when the page cannot be read in time.
@@ -92,15 +92,20 @@ function inPage(): PageMessages {
       '[role="alert"], [role="alertdialog"], [role="status"], [aria-live]:not([aria-live="off"]), .errorlist, .errornote, #login_error, .error, .errors, .alert-danger, .invalid-feedback, #flash_error',
     ),
   ).slice(0, 200);
-  // A class naming an error by a word of it (`callout-danger`, `is-invalid`, `text-red-600`); not
-  // `required` or `bordered`, nor a success or an information (`alert-success`, `alert-info`).
+  // A class or id naming an error by a word of it (`callout-danger`, `is-invalid`, `text-red-600`,
+  // `login-failed`); not `required`, `bordered` or `red-ui-button`, nor a success or an information.
   const errorWord = /error|danger|alert|warn|invalid|fail/i;
+  const red = /(^|[-_])red([-_]?\d+)?$/i;
   const calm = /success|info|notice|hidden/i;
-  const classed = Array.from(document.querySelectorAll('[class*="error" i], [class*="danger" i], [class*="alert" i], [class*="warn" i], [class*="invalid" i], [class*="fail" i], [class*="red" i]')).slice(0, 2000);
-  for (const element of classed) {
-    const tokens = Array.from(element.classList).slice(0, 50);
+  const named = Array.from(
+    document.querySelectorAll(
+      ['error', 'danger', 'alert', 'warn', 'invalid', 'fail', 'red'].map((word) => `[class*="${word}" i], [id*="${word}" i]`).join(', '),
+    ),
+  ).slice(0, 2000);
+  for (const element of named) {
+    const tokens = [...Array.from(element.classList).slice(0, 50), element.id].filter((token) => token !== '');
     if (tokens.some((token) => calm.test(token))) continue;
-    if (tokens.some((token) => errorWord.test(token) || token.toLowerCase().split(/[-_:]/).includes('red'))) marked.push(element);
+    if (tokens.some((token) => errorWord.test(token) || red.test(token))) marked.push(element);
     if (marked.length >= 400) break;
   }
   // A heading "Error", or one beside an icon that says error: the block around it holds the words.

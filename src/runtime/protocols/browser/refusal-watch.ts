@@ -58,8 +58,8 @@ export async function noteMessagesBeforeSubmit(run: BrowserRun): Promise<void> {
  *   (a client without PKCE, a redirect URI it does not know) reaches the callback or a page;
  * - for a command that waits (`waits`), after {@link GRACE_MS} and once the step has posted
  *   something: the selected window shows a message (see `readPageMessages`) that was not there
- *   before the last command that may have submitted ({@link noteMessagesBeforeSubmit}), the same
- *   on two looks in a row with no document, fetch or XHR request under way; without such a
+ *   before the last command that may have submitted ({@link noteMessagesBeforeSubmit}), with no
+ *   document, fetch or XHR request under way; without such a
  *   command, a sign-in form (a visible password field) with an error message.
  *
  * @throws StepFailure `oauth` or `refused` quoting what the page or the URL said.
@@ -70,7 +70,6 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
   const started = Date.now();
   const pending = trackRequests(run.context);
   let stopped = false;
-  let seen = '';
   const check = async (): Promise<void> => {
     for (const page of run.context.pages()) {
       const error = page.isClosed() ? undefined : oauthErrorIn(page.url());
@@ -81,11 +80,9 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
     if (stopped || !page) return;
     const before = run.messagesBeforeSubmit;
     const fresh = (before ? page.messages.filter((message) => !before.includes(message)) : page.passwordField ? page.messages : []).slice(0, QUOTED);
+    // Shown while a request is under way ("Signing in"), a message is not the answer yet.
+    if (!fresh.length || (before !== undefined && pending.size > 0)) return;
     const quoted = fresh.map((m) => `"${m}"`).join('; ');
-    // Twice alike, the page quiet: a message still being written, or one before the answer came, is not it.
-    const settled = before === undefined || (quoted === seen && pending.size === 0);
-    seen = quoted;
-    if (!fresh.length || !settled) return;
     throw new StepFailure(
       'refused',
       page.passwordField ? `the sign-in form is shown again with an error: ${quoted}` : `the page shows an error since the sign-in was submitted: ${quoted}`,
