@@ -1,7 +1,7 @@
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { PlanBrowserOperation } from '../../../compile/index.js';
 import { MultiAuthError } from '../../../core/errors.js';
-import { browserStartUrl, prepareContext, runBrowserStep } from '../../protocols/browser/index.js';
+import { browserStartUrl, freshContextOptions, prepareContext, runBrowserStep } from '../../protocols/browser/index.js';
 import type { StepContext, StepResult } from './step.js';
 import type { Observation } from '../../http/observation.js';
 import { startPasskey } from './passkey-step.js';
@@ -32,7 +32,7 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
     });
   }
   const proxy = op.proxy ?? ctx.plan.proxy;
-  const context = await handle.newContext(proxy ? { proxy: { server: proxy } } : {});
+  const context = await handle.newContext(freshContextOptions(proxy));
   let observed: Observation | undefined;
   try {
     await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where, ctx.redactor));

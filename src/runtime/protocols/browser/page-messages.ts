@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 export interface PageMessages {
   /** Whether a visible password field is on the page (a sign-in form). */
   passwordField: boolean;
-  /** Visible texts of the elements the page marks as error messages, innermost, at most 3. */
+  /** Visible texts of the elements the page marks as messages, innermost, at most 5. */
   messages: string[];
 }
 
@@ -54,9 +54,13 @@ export function oauthErrorIn(url: string): string | undefined {
 
 /**
  * What the page shows about a refused sign-in: whether a password field is visible, and the
- * visible text of the elements marked as error messages (`role=alert`, `.errorlist`,
- * `.errornote`, `#login_error`, `.error`, `.alert-danger`, a class naming an error, the
- * description of an `aria-invalid` field). Undefined when the page cannot be read in time.
+ * visible text of the elements marked as messages: `role=alert`, `alertdialog` or `status`, a live
+ * region (`aria-live`), `.errorlist`, `.errornote`, `#login_error`, `.alert-danger`, a class or id
+ * with a word of error, alert, danger, warning, invalid or failure in it, or ending in `red`
+ * (`text-red-600`; not one saying success or info), the description of an `aria-invalid` field, and a heading
+ * "Error" or one beside an error icon (with the block around it, which holds the words). A live
+ * region saying it is busy (`aria-busy`, a text ending in "…") is progress, not a message.
+ * Undefined when the page cannot be read in time.
  *
  * @example
  * (await readPageMessages(page))?.messages; // ['Please enter the correct username and password']
@@ -85,23 +89,51 @@ function inPage(): PageMessages {
   const passwordField = Array.from(document.querySelectorAll('input[type="password"]')).slice(0, 20).some(visible);
   const marked = Array.from(
     document.querySelectorAll(
-      '[role="alert"], [role="alertdialog"], .errorlist, .errornote, #login_error, .error, .errors, .alert-danger, .invalid-feedback, #flash_error, [class*="error" i]',
+      '[role="alert"], [role="alertdialog"], [role="status"], [aria-live]:not([aria-live="off"]), .errorlist, .errornote, #login_error, .error, .errors, .alert-danger, .invalid-feedback, #flash_error',
     ),
   ).slice(0, 200);
+  // A class or id naming an error by a word of it (`callout-danger`, `is-invalid`, `text-red-600`,
+  // `login-failed`); not `required`, `bordered` or `red-ui-button`, nor a success or an information.
+  const errorWord = /error|danger|alert|warn|invalid|fail/i;
+  const red = /(^|[-_])red([-_]?\d+)?$/i;
+  const calm = /success|info|notice|hidden/i;
+  const named = Array.from(
+    document.querySelectorAll(
+      ['error', 'danger', 'alert', 'warn', 'invalid', 'fail', 'red'].map((word) => `[class*="${word}" i], [id*="${word}" i]`).join(', '),
+    ),
+  ).slice(0, 2000);
+  for (const element of named) {
+    const tokens = [...Array.from(element.classList).slice(0, 50), element.id].filter((token) => token !== '');
+    if (tokens.some((token) => calm.test(token))) continue;
+    if (tokens.some((token) => errorWord.test(token) || red.test(token))) marked.push(element);
+    if (marked.length >= 400) break;
+  }
+  // A heading "Error", or one beside an icon that says error: the block around it holds the words.
+  const icon = /error|alert|warn|danger|exclamation|x-circle|times-circle|cross/i;
+  for (const heading of Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')).slice(0, 50)) {
+    const block = heading.parentElement;
+    if (!block || block === document.body || textOf(heading).length > 40) continue;
+    const icons = Array.from(block.querySelectorAll('svg, img, i, [class*="icon" i]')).slice(0, 10);
+    const described = (element: Element): string =>
+      [element.getAttribute('class'), element.getAttribute('aria-label'), element.getAttribute('alt'), element.getAttribute('data-icon'), element.getAttribute('title')].join(' ');
+    if (/^\W*error\W*$/i.test(textOf(heading)) || icons.some((element) => icon.test(described(element)))) marked.push(block);
+  }
   for (const field of Array.from(document.querySelectorAll('[aria-invalid="true"]')).slice(0, 20)) {
     for (const id of `${field.getAttribute('aria-describedby') ?? ''} ${field.getAttribute('aria-errormessage') ?? ''}`.split(/\s+/)) {
       const described = id ? document.getElementById(id) : null;
       if (described) marked.push(described);
     }
   }
-  const shown = marked.filter((element) => visible(element) && textOf(element) !== '');
+  // Progress in a live region ("Signing in…") is not what the server answered.
+  const busy = (element: Element): boolean => element.getAttribute('aria-busy') === 'true' || /(\u2026|\.\.\.)$/.test(textOf(element));
+  const shown = marked.filter((element) => visible(element) && textOf(element) !== '' && !busy(element));
   const messages: string[] = [];
   for (const element of shown) {
     // The innermost message: a wrapper marked as an error holds the same words and more.
     if (shown.some((other) => other !== element && element.contains(other))) continue;
     const text = textOf(element).slice(0, 300);
     if (!messages.includes(text)) messages.push(text);
-    if (messages.length >= 3) break;
+    if (messages.length >= 5) break;
   }
   return { passwordField, messages };
 }

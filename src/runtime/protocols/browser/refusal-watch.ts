@@ -1,3 +1,4 @@
+import type { BrowserContext, Request } from 'playwright-core';
 import { StepFailure } from './failure.js';
 import { oauthErrorIn, readPageMessages } from './page-messages.js';
 import type { BrowserRun } from './state.js';
@@ -5,20 +6,61 @@ import type { BrowserRun } from './state.js';
 /** How often a waiting command looks for a refusal. */
 const WATCH_MS = 250;
 /**
- * How long a command waits before a sign-in form with an error counts as a refusal: a command
- * that finds its element at once on a page with a banner ("please sign in again") is not one.
+ * How long a command waits before a message counts as a refusal: a command that finds its element
+ * at once on a page with a banner ("please sign in again") is not one.
  */
 const GRACE_MS = 1000;
+/** Messages quoted in one error, at most. */
+const QUOTED = 3;
+
+/** Requests of a page's own work (documents, fetch, XHR) under way in each context. */
+const underWay = new WeakMap<BrowserContext, Set<Request>>();
+
+/**
+ * Starts counting the requests under way in `context` (the page's answer to a submit may still be
+ * coming: a message shown meanwhile, "Signing in", is no answer). Idempotent.
+ */
+function trackRequests(context: BrowserContext): Set<Request> {
+  let pending = underWay.get(context);
+  if (pending) return pending;
+  const requests = new Set<Request>();
+  pending = requests;
+  underWay.set(context, requests);
+  const done = (request: Request): void => void requests.delete(request);
+  context.on('request', (request) => {
+    if (['document', 'fetch', 'xhr'].includes(request.resourceType())) requests.add(request);
+  });
+  context.on('requestfinished', done);
+  context.on('requestfailed', done);
+  return pending;
+}
+
+/**
+ * Remembers the messages the selected window shows before a command that may submit (a click,
+ * keys, a script): only a message that appears (or changes, or becomes visible) after it can be
+ * the server's answer, never a banner the page had before.
+ *
+ * @example
+ * await noteMessagesBeforeSubmit(run); // then run the click
+ */
+export async function noteMessagesBeforeSubmit(run: BrowserRun): Promise<void> {
+  trackRequests(run.context);
+  if (run.page.isClosed()) return;
+  const shown = await readPageMessages(run.page);
+  run.messagesBeforeSubmit = shown?.messages ?? [];
+}
 
 /**
  * Runs a command's work while watching the sign-in's pages for a refusal, and fails the command
- * as soon as one shows, instead of letting it wait out its time for an element that will never
- * come:
+ * as soon as one shows, instead of letting it wait out its time for an element (or a callback)
+ * that will never come:
  * - an OAuth error (`error`, `error_description`) in the URL of any window: the provider's answer
  *   (a client without PKCE, a redirect URI it does not know) reaches the callback or a page;
  * - for a command that waits (`waits`), after {@link GRACE_MS} and once the step has posted
- *   something: the selected window shows a sign-in form (a visible password field) with an error
- *   message, which is what a refused password gets.
+ *   something: the selected window shows a message (see `readPageMessages`) that was not there
+ *   before the last command that may have submitted ({@link noteMessagesBeforeSubmit}), with no
+ *   document, fetch or XHR request under way; without such a
+ *   command, a sign-in form (a visible password field) with an error message.
  *
  * @throws StepFailure `oauth` or `refused` quoting what the page or the URL said.
  * @example
@@ -26,6 +68,7 @@ const GRACE_MS = 1000;
  */
 export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Promise<T>): Promise<T> {
   const started = Date.now();
+  const pending = trackRequests(run.context);
   let stopped = false;
   const check = async (): Promise<void> => {
     for (const page of run.context.pages()) {
@@ -34,9 +77,16 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
     }
     if (!waits || Date.now() - started < GRACE_MS || !run.observed.requests.some((request) => request.method === 'POST')) return;
     const page = await readPageMessages(run.page);
-    if (!stopped && page?.passwordField && page.messages.length) {
-      throw new StepFailure('refused', `the sign-in form is shown again with an error: ${page.messages.map((m) => `"${m}"`).join('; ')}`);
-    }
+    if (stopped || !page) return;
+    const before = run.messagesBeforeSubmit;
+    const fresh = (before ? page.messages.filter((message) => !before.includes(message)) : page.passwordField ? page.messages : []).slice(0, QUOTED);
+    // Shown while a request is under way ("Signing in"), a message is not the answer yet.
+    if (!fresh.length || (before !== undefined && pending.size > 0)) return;
+    const quoted = fresh.map((m) => `"${m}"`).join('; ');
+    throw new StepFailure(
+      'refused',
+      page.passwordField ? `the sign-in form is shown again with an error: ${quoted}` : `the page shows an error since the sign-in was submitted: ${quoted}`,
+    );
   };
   const watcher = (async (): Promise<never> => {
     await check();

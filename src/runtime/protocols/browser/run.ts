@@ -21,7 +21,7 @@ import { locatorCandidates } from './locators.js';
 import { ContextRecorder } from './observe.js';
 import { BrowserRun, type CommandInput } from './state.js';
 import { WindowTracker } from './windows.js';
-import { watchRefusal } from './refusal-watch.js';
+import { noteMessagesBeforeSubmit, watchRefusal } from './refusal-watch.js';
 
 /** What a browser step produced: what extractions read, the variables it stored, the storage it left. */
 export interface BrowserStepResult {
@@ -351,7 +351,8 @@ async function runCommand(
       throw new StepFailure('window', 'the selected window has been closed');
     }
     if (run.frame.isDetached()) run.frame = run.page.mainFrame();
-    const decision = await watchRefusal(run, waitsForPage(name, spec), spec.run(run, cmd));
+    if (SUBMITS.test(name)) await noteMessagesBeforeSubmit(run);
+    const decision = await watchRefusal(run, waitsForPage(name, spec, cmd.target), spec.run(run, cmd));
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
   } catch (error) {
@@ -365,13 +366,17 @@ async function runCommand(
   }
 }
 
+/** Commands that may submit a sign-in: what the page shows after them may be the server's answer. */
+const SUBMITS = /^(click|clickAt|doubleClick|doubleClickAt|submit|sendKeys|mouseUp|mouseUpAt|executeScript|executeAsyncScript|runScript)$/;
+
 /**
- * Whether a command waits for something of the page (an element, a text, a state): the kind of
- * command that waits in vain for the signed-in page when the sign-in was refused.
+ * Whether a command waits for something of the page (an element, a text, a state, a request to
+ * the callback): the kind of command that waits in vain for the signed-in page when the sign-in
+ * was refused.
  */
-function waitsForPage(name: string, spec: BrowserCommandSpec): boolean {
-  const target = spec.args.target?.kind;
-  return target === 'locator' || /^(waitFor|assert|verify)/.test(name);
+function waitsForPage(name: string, spec: BrowserCommandSpec, target: string): boolean {
+  const kind = spec.args.target?.kind;
+  return kind === 'locator' || /^(waitFor|assert|verify)/.test(name) || (name === 'wait' && target.startsWith('request_url_contains='));
 }
 
 function expandArg(run: BrowserRun, spec: ArgSpec | undefined, text: string, where: TemplateWhere): string {

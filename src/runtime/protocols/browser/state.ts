@@ -56,6 +56,11 @@ export class BrowserRun {
   baseUrl: string | undefined;
   /** What the operation may still spend: every command's clock stops at its end. */
   readonly budget: BrowserBudget;
+  /**
+   * The messages the selected window showed before the last command that may have submitted a
+   * form; undefined before any. A refusal is a message that was not among them.
+   */
+  messagesBeforeSubmit: string[] | undefined;
   private deadline = 0;
   private budgetMs = 0;
 
