@@ -1,0 +1,24 @@
+/**
+ * The quick lane (`npm run test:quick`): the folders a contributor runs while editing, in about a
+ * minute. Unit tests of the layers and the runtime against local node servers; no child Playwright
+ * run, no browser, no server from a Debian package (Apache, lighttpd, Redis, Django, Jupyter), no
+ * external command from one (curl). `npm test` runs these files too, with everything else.
+ * Globs are relative to tests/ (playwright.config.ts's testDir).
+ */
+export const QUICK_LANE = ['core/**/*.spec.ts', 'config/**/*.spec.ts', 'compile/**/*.spec.ts', 'runtime/**/*.spec.ts', 'sessions/**/*.spec.ts', 'draft/**/*.spec.ts'];
+
+/** Files of those folders that need what the quick lane leaves out, with the reason. */
+export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
+  'runtime/protocols/browser/**/*.spec.ts': 'a browser (Debian chromium)',
+  'runtime/protocols/digest/step.spec.ts': 'Apache and lighttpd',
+  'compile/curl/parity.spec.ts': 'curl',
+  'sessions/redis-backend.spec.ts': 'redis-server',
+  'sessions/refused-refresh.spec.ts': 'redis-server',
+};
+
+/** What a spec file of the quick lane must not import or start (checked by tests/architecture/lanes.spec.ts). */
+export const QUICK_LANE_FORBIDDEN = [
+  /support\/(inline-project|demo-run|packed-package|examples)\.js|import \{[^}]*PLAYWRIGHT_CLI/,
+  /support\/servers\/(apache|lighttpd|redis|django|jupyter|node-red|debian|htdigest)\.js/,
+  /chromium|\.launch\(|launchBrowser|newPage\(/,
+];
