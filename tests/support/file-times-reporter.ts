@@ -5,10 +5,12 @@ import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@pl
 /** A file's tests together may take this long (seconds of test time), or the run fails. */
 export const DEFAULT_FILE_BUDGET_S = 90;
 
-/** Options of the reporter, as given in playwright.config.ts (`['./tests/support/file-times-reporter.ts', {...}]`). */
+/** Options of the reporter; each overrides its environment variable. */
 export interface FileTimesOptions {
-  /** Seconds a single file may take; `MULTIAUTH_FILE_BUDGET_S` overrides, 0 turns the check off. */
+  /** Seconds a single file may take (`MULTIAUTH_FILE_BUDGET_S`; 90 when unset, 0 turns the check off). */
   budgetSeconds?: number;
+  /** Whether a file over the budget fails the run; by default when `MULTIAUTH_FILE_BUDGET_S` is set, as `npm test` does. */
+  enforce?: boolean;
   /** How many of the slowest files to print. */
   top?: number;
 }
@@ -22,22 +24,25 @@ export interface FileTime {
 
 /**
  * Keeps the suite's time visible: at the end of a run it prints the slowest files (the sum of each
- * file's test durations, retries included), and marks the run failed when one file passes the
- * budget, naming it, so a slow file cannot creep in unnoticed. The run's exit code stays
- * Playwright's own: a failed test fails it as before, and this reporter can only turn a passed run
- * into a failed one (`onEnd` returning `{ status: 'failed' }` makes `playwright test` exit 1).
- * `MULTIAUTH_FILE_TIMES=path` also writes every file's figures there as JSON.
+ * file's test durations, retries included) and names every file over the budget. When the budget
+ * is enforced (`npm test` sets `MULTIAUTH_FILE_BUDGET_S=90`), such a file marks the run failed, so a
+ * slow file cannot creep in unnoticed; one spec file run by hand on a loaded machine only warns. The
+ * run's exit code stays Playwright's own: a failed test fails it as before, and this reporter can
+ * only turn a passed run into a failed one (`onEnd` returning `{ status: 'failed' }` makes
+ * `playwright test` exit 1). `MULTIAUTH_FILE_TIMES=path` also writes every file's figures there as JSON.
  */
 export default class FileTimesReporter implements Reporter {
   private readonly times = new Map<string, FileTime>();
   private readonly budgetSeconds: number;
+  private readonly enforce: boolean;
   private readonly top: number;
   private rootDir = process.cwd();
 
   constructor(options: FileTimesOptions = {}) {
-    const fromEnv = process.env.MULTIAUTH_FILE_BUDGET_S;
-    const budget = fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : (options.budgetSeconds ?? DEFAULT_FILE_BUDGET_S);
+    const fromEnv = process.env.MULTIAUTH_FILE_BUDGET_S ? Number(process.env.MULTIAUTH_FILE_BUDGET_S) : undefined;
+    const budget = options.budgetSeconds ?? fromEnv ?? DEFAULT_FILE_BUDGET_S;
     this.budgetSeconds = Number.isFinite(budget) && budget >= 0 ? budget : DEFAULT_FILE_BUDGET_S;
+    this.enforce = options.enforce ?? fromEnv !== undefined;
     this.top = options.top ?? 10;
   }
 
@@ -74,6 +79,10 @@ export default class FileTimesReporter implements Reporter {
     if (over.length === 0) return undefined;
     for (const f of over) {
       console.log(`File over the time budget: ${f.file} took ${f.seconds.toFixed(1)} s, more than ${this.budgetSeconds} s. Split it or share what is expensive (tests/README.md, "Time").`);
+    }
+    if (!this.enforce) {
+      console.log('(A warning: npm test, which sets MULTIAUTH_FILE_BUDGET_S, fails on it.)');
+      return undefined;
     }
     // Only a passed run is turned into a failed one; any other status is Playwright's own.
     return result.status === 'passed' ? { status: 'failed' } : undefined;

@@ -14,6 +14,9 @@ export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
   'compile/curl/parity.spec.ts': 'curl',
   'sessions/redis-backend.spec.ts': 'redis-server',
   'sessions/refused-refresh.spec.ts': 'redis-server',
+  // Eight node processes at a time, each compiling through tsx: minutes on a loaded machine.
+  'sessions/session-store.spec.ts': 'node children racing for a lock',
+  'sessions/run-memory.spec.ts': 'node children, one in its own PID namespace',
 };
 
 /** What a spec file of the quick lane must not import or start (checked by tests/architecture/lanes.spec.ts). */
