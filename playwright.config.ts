@@ -18,7 +18,7 @@ function browserPath(): string | undefined {
  * one worker busy while the other idles. Run first, they overlap with the many short ones.
  */
 const LONG_FIRST = [
-  'package/install-shapes.spec.ts',
+  'package/install-shapes/*.spec.ts',
   'package/cjs-tarball.spec.ts',
   'playwright/shards.spec.ts',
   'playwright/denials.spec.ts',
