@@ -23,5 +23,7 @@ export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
 export const QUICK_LANE_FORBIDDEN = [
   /support\/(inline-project|demo-run|packed-package|examples)\.js|import \{[^}]*PLAYWRIGHT_CLI/,
   /support\/servers\/(apache|lighttpd|redis|django|jupyter|node-red|debian|htdigest)\.js/,
-  /chromium|\.launch\(|launchBrowser|newPage\(/,
+  /chromium|\.launch\(|launchBrowser|newPage\(|from 'playwright-core'/,
+  // Playwright's own browser fixtures, destructured by a test or a fixture.
+  /async \(\{[^})]*\b(page|context|browser)\b[^})]*\}[^)]*\) =>/,
 ];
