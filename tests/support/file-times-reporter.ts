@@ -13,6 +13,8 @@ export interface FileTimesOptions {
   enforce?: boolean;
   /** How many of the slowest files to print. */
   top?: number;
+  /** Files (relative to the config's folder) over the budget that are named but do not fail the run, each with the reason. */
+  allowedOver?: Record<string, string>;
 }
 
 /** One spec file's share of a run: the sum of its tests' result durations, as tests/README.md measures it. */
@@ -36,6 +38,7 @@ export default class FileTimesReporter implements Reporter {
   private readonly budgetSeconds: number;
   private readonly enforce: boolean;
   private readonly top: number;
+  private readonly allowedOver: Record<string, string>;
   private rootDir = process.cwd();
 
   constructor(options: FileTimesOptions = {}) {
@@ -44,6 +47,7 @@ export default class FileTimesReporter implements Reporter {
     this.budgetSeconds = Number.isFinite(budget) && budget >= 0 ? budget : DEFAULT_FILE_BUDGET_S;
     this.enforce = options.enforce ?? fromEnv !== undefined;
     this.top = options.top ?? 10;
+    this.allowedOver = options.allowedOver ?? {};
   }
 
   printsToStdio(): boolean {
@@ -77,9 +81,12 @@ export default class FileTimesReporter implements Reporter {
     console.log(`\nSlowest files (sum of test durations):\n${lines.join('\n')}`);
     const over = this.budgetSeconds > 0 ? files.filter((f) => f.seconds > this.budgetSeconds) : [];
     if (over.length === 0) return undefined;
+    const failing = over.filter((f) => !Object.hasOwn(this.allowedOver, f.file));
     for (const f of over) {
-      console.log(`File over the time budget: ${f.file} took ${f.seconds.toFixed(1)} s, more than ${this.budgetSeconds} s. Split it or share what is expensive (tests/README.md, "Time").`);
+      const allowed = Object.hasOwn(this.allowedOver, f.file) ? ` Allowed for now (${this.allowedOver[f.file]}).` : ' Split it or share what is expensive (tests/README.md, "Lanes and time").';
+      console.log(`File over the time budget: ${f.file} took ${f.seconds.toFixed(1)} s, more than ${this.budgetSeconds} s.${allowed}`);
     }
+    if (failing.length === 0) return undefined;
     if (!this.enforce) {
       console.log('(A warning: npm test, which sets MULTIAUTH_FILE_BUDGET_S, fails on it.)');
       return undefined;
