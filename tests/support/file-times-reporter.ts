@@ -13,7 +13,7 @@ export interface FileTimesOptions {
   enforce?: boolean;
   /** How many of the slowest files to print. */
   top?: number;
-  /** Files (relative to the config's folder) over the budget that are named but do not fail the run, each with the reason. */
+  /** Files (relative to the test folder, as the end of a run prints them) over the budget that are named but do not fail the run, each with the reason. */
   allowedOver?: Record<string, string>;
 }
 

@@ -34,13 +34,13 @@ export const QUICK_LANE_FORBIDDEN = [
  * fails the run. A file leaves this list when it is split or made cheaper; none is added to it.
  */
 export const OVER_BUDGET_FOR_NOW: Record<string, string> = {
-  'tests/playwright/shards.spec.ts': 'serial, five tests of up to four child runs each: split by concern (Redis store, locks, rotation and bundles)',
-  'tests/playwright/denials.spec.ts': 'six tests of one or two child runs: merge the runs of a test into one child run with projects side by side',
-  'tests/playwright/passkeys.spec.ts': 'three rounds of child runs in one test',
-  'tests/fuzz/validate-fuzz.spec.ts': 'two fuzz loops of 120 to 150 s: fewer iterations a run, or one file each',
-  'tests/examples/demo-project.spec.ts': 'the demo suite in child runs',
-  'tests/e2e-protocols/django-access-matrix.spec.ts': 'a Django server and a child run',
-  'tests/playwright/access-matrix.spec.ts': 'one large child run',
-  'tests/audit/long-secret-leak.spec.ts': 'CLI children and a traced child run on a 100,000-character token',
-  'tests/playwright/fixtures.spec.ts': 'three child runs in a row (the cache across runs)',
+  'playwright/shards.spec.ts': 'serial, five tests of up to four child runs each: split by concern (Redis store, locks, rotation and bundles)',
+  'playwright/denials.spec.ts': 'six tests of one or two child runs: merge the runs of a test into one child run with projects side by side',
+  'playwright/passkeys.spec.ts': 'three rounds of child runs in one test',
+  'fuzz/validate-fuzz.spec.ts': 'two fuzz loops of 120 to 150 s: fewer iterations a run, or one file each',
+  'examples/demo-project.spec.ts': 'the demo suite in child runs',
+  'e2e-protocols/django-access-matrix.spec.ts': 'a Django server and a child run',
+  'playwright/access-matrix.spec.ts': 'one large child run',
+  'audit/long-secret-leak.spec.ts': 'CLI children and a traced child run on a 100,000-character token',
+  'playwright/fixtures.spec.ts': 'three child runs in a row (the cache across runs)',
 };
