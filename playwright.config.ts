@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_LEAVES_OUT } from './tests/support/lanes.js';
 
 /**
  * One runner for everything: unit tests of each layer, tests against real servers, and fixture
@@ -17,7 +18,7 @@ function browserPath(): string | undefined {
  * one worker busy while the other idles. Run first, they overlap with the many short ones.
  */
 const LONG_FIRST = [
-  'package/install-shapes.spec.ts',
+  'package/install-shapes/*.spec.ts',
   'package/cjs-tarball.spec.ts',
   'playwright/shards.spec.ts',
   'playwright/denials.spec.ts',
@@ -35,13 +36,19 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['line']] : [['list']],
+  // The file-times reporter prints the ten slowest files at the end and fails a run in which one
+  // file's tests take more than 90 s together (tests/README.md, "Lanes and time").
+  reporter: [process.env.CI ? ['line'] : ['list'], ['./tests/support/file-times-reporter.ts', { allowedOver: OVER_BUDGET_FOR_NOW }]],
   use: {
     launchOptions: { executablePath: browserPath() },
   },
-  // Projects run in this order; the split changes no test, only when it starts.
-  projects: [
-    { name: 'long', testMatch: LONG_FIRST },
-    { name: 'rest', testIgnore: LONG_FIRST },
-  ],
+  // Projects run in this order; the split changes no test, only when it starts. MULTIAUTH_LANE=quick
+  // (`npm run test:quick`) runs the quick lane instead (tests/support/lanes.ts).
+  projects:
+    process.env.MULTIAUTH_LANE === 'quick'
+      ? [{ name: 'quick', testMatch: QUICK_LANE.map((glob) => `**/tests/${glob}`), testIgnore: Object.keys(QUICK_LANE_LEAVES_OUT).map((glob) => `**/tests/${glob}`) }]
+      : [
+          { name: 'long', testMatch: LONG_FIRST },
+          { name: 'rest', testIgnore: LONG_FIRST },
+        ],
 });
