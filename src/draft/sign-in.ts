@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json-path.js';
 import { header, type Exchange } from './exchanges.js';
-import { isOtpName, isPasswordName, isUsernameName } from './heuristics.js';
+import { isFlagValue, isOtpName, isPlainUsernameName, isPasswordName, isUsernameName } from './heuristics.js';
 
 /** A field of a request body: its name (form name or JSON dot path) and recorded value. */
 export interface Field {
@@ -104,7 +104,9 @@ function bodySignIn(exchange: Exchange): SignIn | undefined {
   }
   const password = fields.find((f) => isPasswordName(leafName(f.name)) && f.value !== '');
   if (!password) return undefined;
-  const username = fields.find((f) => isUsernameName(leafName(f.name)) && f.value !== '');
+  // A "remember me" box may come before the login field, and a submit button may be named `login`.
+  const logins = fields.filter((f) => isUsernameName(leafName(f.name)) && f.value !== '' && !isFlagValue(f.value) && f !== password);
+  const username = logins.find((f) => isPlainUsernameName(leafName(f.name))) ?? logins[0];
   const otp = fields.find((f) => isOtpName(leafName(f.name)));
   return { kind: 'fields', exchange, password, ...(username && { username }), ...(otp && { otp }) };
 }
