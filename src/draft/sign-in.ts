@@ -38,7 +38,7 @@ export function findSignIn(exchanges: readonly Exchange[]): { signIn?: SignIn; r
   for (const exchange of exchanges) {
     const candidate = bodySignIn(exchange) ?? basicSignIn(exchange);
     if (!candidate) continue;
-    if (!succeeded(exchange)) {
+    if (!succeeded(exchange) || formShownAgain(candidate)) {
       refused.push({ exchange, kind: candidate.kind });
       continue;
     }
@@ -163,6 +163,25 @@ function formDecoded(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Whether a form sign-in was answered with its login form again: a page holding a password input
+ * of the same name. Many applications (WordPress, Redmine) refuse a password so, with a 200.
+ */
+function formShownAgain(signIn: SignIn): boolean {
+  if (signIn.kind !== 'fields') return false;
+  const page = signIn.exchange.responseBody;
+  if (!page || page.json !== undefined || !/html/.test(page.mime)) return false;
+  const field = `name="${signIn.password.name}"`;
+  let at = page.text.indexOf(field);
+  for (let n = 0; at >= 0 && n < 50; n++) {
+    const start = page.text.lastIndexOf('<', at);
+    const end = page.text.indexOf('>', at);
+    if (start >= 0 && end > at && at - start < 2000 && /^<input\b[^>]*\stype="password"/i.test(page.text.slice(start, end + 1))) return true;
+    at = page.text.indexOf(field, at + field.length);
+  }
+  return false;
 }
 
 /**

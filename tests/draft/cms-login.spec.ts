@@ -65,6 +65,21 @@ test('the session check tells signed in from signed out where the status does no
   expect(wrong.stdout + wrong.stderr).not.toContain('not-alices-password');
 });
 
+test('a recording whose password the server refused with its form again (HTTP 200) is no sign-in, whatever page comes after', async ({ browser, demo }) => {
+  const refused = await recordHar(browser, tempDir(), 'cms-wrong.har', async (page) => {
+    await page.goto(`${demo.url}/cms/login`);
+    await page.fill('#cms-username', 'alice');
+    await page.fill('#cms-password', 'not-alices-password');
+    await page.click('#cms-submit');
+    await expect(page.getByRole('alert')).toContainText('incorrect');
+    await page.goto(`${demo.url}/cms/`);
+  });
+  const run = await cli(['draft', '--har', refused], tempDir(), { ALICE_PASSWORD: 'not-alices-password' });
+  expect(run.stderr).toMatch(/no sign-in found in \d+ recorded requests \(the server refused the attempt at entry \d+, POST http:\/\/127\.0\.0\.1:\d+\/cms\/login with HTTP 200\)/);
+  expect(run.stderr).toContain('[DRAFT_NO_SIGN_IN]');
+  expect(run.code).toBe(2);
+});
+
 test('an internal error exits 70, as docs/cli.md says', () => {
   expect(exitCodeOf('INTERNAL')).toBe(70);
 });
