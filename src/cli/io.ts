@@ -33,13 +33,15 @@ const INVALID_INPUT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 /**
- * The exit code of an error this package raised: {@link ExitCode.INVALID} when the config or the
- * command line is wrong, else {@link ExitCode.AUTH_FAILED}.
+ * The exit code of an error this package raised: {@link ExitCode.INTERNAL} for `INTERNAL` (a bug,
+ * as docs/cli.md says), {@link ExitCode.INVALID} when the config or the command line is wrong,
+ * else {@link ExitCode.AUTH_FAILED}.
  *
  * @example
  * exitCodeOf(new MultiAuthError('USER_UNKNOWN', 'no user named "alcie"')); // 2
  */
 export function exitCodeOf(code: ErrorCode): number {
+  if (code === 'INTERNAL') return ExitCode.INTERNAL;
   return INVALID_INPUT.has(code) ? ExitCode.INVALID : ExitCode.AUTH_FAILED;
 }
 

@@ -2,10 +2,11 @@ import { isPlainObject } from '../core/json-path.js';
 import type { Analysis, StepPlan } from './chain.js';
 import { describeExchange } from './chain.js';
 import { draftRequest, type DraftRequest } from './build-request.js';
-import { looksSecret } from './heuristics.js';
+import { isAddress, looksSecret } from './heuristics.js';
 import { envName } from './names.js';
 import { leafName } from './sign-in.js';
 import { webdriverPreset } from './build-webdriver.js';
+import { sessionMarkers } from './session-check.js';
 import { MultiAuthError } from '../core/errors.js';
 
 /** A drafted config, before it is text: the object, and what its `${NAME}`s stand for. */
@@ -48,8 +49,19 @@ export function buildConfig(analysis: Analysis, options: { user?: string; webdri
     secrets.add(value);
     return `\${${name}}`;
   };
-  for (const value of analysis.vars.keys()) secrets.add(value);
-  const validation = analysis.validation ? { validation: { url: validationUrl(analysis.validation.url) } } : {};
+  // A redirect target a login form sends back is a needed value, not a secret.
+  for (const value of analysis.vars.keys()) if (!isAddress(value)) secrets.add(value);
+  const markers = analysis.validation ? sessionMarkers(analysis.validation, analysis.before, signIn.kind === 'fields' ? signIn.password.name : undefined) : undefined;
+  evidence.push(...(markers?.evidence ?? []));
+  const validation = analysis.validation
+    ? {
+        validation: {
+          url: validationUrl(analysis.validation.url),
+          ...(markers?.match !== undefined && { match: markers.match }),
+          ...(markers?.not_match !== undefined && { not_match: markers.not_match }),
+        },
+      }
+    : {};
   const sign = describeExchange(signIn.exchange);
 
   // A form post whose fields the page's script computed cannot be replayed; typing into the form can.

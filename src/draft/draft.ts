@@ -4,6 +4,7 @@ import { buildConfig } from './build-config.js';
 import { toExchanges } from './exchanges.js';
 import type { HarEntry } from './har-schema.js';
 import { assertNoSecrets, envExample, envFile, renderDraft, secretsRedactor } from './render.js';
+import { secretsAsReferences } from './secret-refs.js';
 import { findSignIn } from './sign-in.js';
 
 /** What `multiauth draft` made of a recording. */
@@ -60,7 +61,8 @@ export function draftFromHar(entries: readonly HarEntry[], options: { source: st
     });
   }
   const analysis = analyse(exchanges, signIn);
-  const drafted = buildConfig(analysis, { ...(options.user !== undefined && { user: options.user }), ...(options.webdriver && { webdriver: true }) });
+  const built = buildConfig(analysis, { ...(options.user !== undefined && { user: options.user }), ...(options.webdriver && { webdriver: true }) });
+  const drafted = secretsAsReferences(built);
   const text = renderDraft(drafted, options.source);
   const example = envExample(drafted);
   assertNoSecrets(example, drafted, '.env.example');

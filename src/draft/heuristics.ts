@@ -9,6 +9,15 @@ const PASSWORD_NAMES = /^(pass|password|passwd|passphrase|pwd|pw|j_password|user
 /** Field names that hold the login (user name or e-mail). */
 const USERNAME_NAMES = /^(user|username|user_?name|login|log|email|e-?mail|j_username|identifier|account|userid|user_?id|uname)$|(username|email|login)$/i;
 
+/** The same names written exactly, without a prefix: preferred to one that only ends like one (`user_login`). */
+const PLAIN_USERNAME_NAMES = /^(user|username|user_?name|login|log|email|e-?mail|j_username|identifier|account|userid|user_?id|uname)$/i;
+
+/** Names of "remember me" and "stay signed in" boxes: `autologin` ends like a login field but holds a flag. */
+const REMEMBER_NAMES = /^(auto_?login|remember(_?me|_?login)?|keep_?(me_?)?(logged_?in|signed_?in|login)|stay_?(logged_?in|signed_?in)|persist(ent)?(_?login)?|rememberme)$/i;
+
+/** Values a checkbox or a switch sends: a flag, never a login. */
+const FLAG_VALUES = /^(1|0|on|off|true|false|yes|no|forever|y|n|checked)$/i;
+
 /** Field names of one-time codes: their recorded values are spent, never replayed. */
 const OTP_NAMES = /^(otp|totp|mfa|2fa|code|token_?code|one_?time_?code|verification_?code|authcode)$/i;
 
@@ -39,7 +48,29 @@ export function isPasswordName(name: string): boolean {
  * isUsernameName('email'); // true
  */
 export function isUsernameName(name: string): boolean {
-  return USERNAME_NAMES.test(name);
+  return USERNAME_NAMES.test(name) && !REMEMBER_NAMES.test(name);
+}
+
+/**
+ * Whether a field name is one of the login's plain names (`username`, `log`), not one that only
+ * ends like one.
+ *
+ * @example
+ * isPlainUsernameName('user_login'); // false
+ */
+export function isPlainUsernameName(name: string): boolean {
+  return PLAIN_USERNAME_NAMES.test(name);
+}
+
+/**
+ * Whether a value is what a checkbox or a switch sends (`1`, `on`, `true`, `forever`): a field
+ * holding one is not the login, whatever its name.
+ *
+ * @example
+ * isFlagValue('1'); // true
+ */
+export function isFlagValue(value: string): boolean {
+  return FLAG_VALUES.test(value);
 }
 
 /**
@@ -95,4 +126,26 @@ export function isDistinctive(value: string): boolean {
  */
 export function looksSecret(value: string): boolean {
   return value.length >= 16 && !/\s/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/**
+ * Whether a value is a page's address (an absolute http(s) URL, or a path), with nothing in its
+ * query that looks like a key: a redirect target a login form sends back (`redirect_to`,
+ * `back_url`), never a secret even when an earlier answer gave it.
+ *
+ * @example
+ * isAddress('http://127.0.0.1:8080/wp-admin/'); // true
+ */
+export function isAddress(value: string): boolean {
+  if (value.length > 2048 || /\s/.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://relative.invalid');
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (!/^(https?:\/\/|\/(?!\/))/i.test(value)) return false;
+  if (url.username || url.password) return false;
+  return [...url.searchParams].every(([, v]) => !looksSecret(v)) && !looksSecret(url.hash.slice(1));
 }

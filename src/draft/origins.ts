@@ -1,3 +1,4 @@
+import { encodeHtmlAttribute, markupValue } from '../core/html-entities.js';
 import { compileUserRegex } from '../core/regex.js';
 import type { Exchange } from './exchanges.js';
 import { isPlainObject } from '../core/json-path.js';
@@ -71,8 +72,10 @@ export class OriginIndex {
       if (!body || body.json !== undefined || this.scanned > PAGE_SEARCH_CHARS) continue;
       this.scanned += body.text.length;
       const at = body.text.indexOf(value);
-      if (at < 0) continue;
-      found = htmlFieldOrigin(exchange, body.text, value) ?? aroundOrigin(exchange, body.text, value, at);
+      // A value with `&` or a quote is written with references in an attribute (`&amp;`).
+      const encoded = encodeHtmlAttribute(value);
+      if (at < 0 && (encoded === value || !body.text.includes(encoded))) continue;
+      found = htmlFieldOrigin(exchange, body.text, encoded, value) ?? (at >= 0 ? aroundOrigin(exchange, body.text, value, at) : undefined);
       if (found) break;
     }
     if (this.pages.size < HAR_LIMITS.values) this.pages.set(value, found);
@@ -105,8 +108,8 @@ export class OriginIndex {
  * The value as the `value` (or `content`) attribute of a tag that has a `name` (or `id`): a hidden
  * input of a login form, a `<meta name="csrf-token">`. The regex is checked to read the value back.
  */
-function htmlFieldOrigin(exchange: Exchange, text: string, value: string): Origin | undefined {
-  const attr = text.indexOf(`="${value}"`);
+function htmlFieldOrigin(exchange: Exchange, text: string, written: string, value: string): Origin | undefined {
+  const attr = text.indexOf(`="${written}"`);
   if (attr < 0) return undefined;
   const start = text.lastIndexOf('<', attr);
   const end = text.indexOf('>', attr);
@@ -130,9 +133,11 @@ function aroundOrigin(exchange: Exchange, text: string, value: string, at: numbe
   return readsBack(regex, text, value) ? { exchange, location: 'body', key: 'value', regex, what: 'text of the page' } : undefined;
 }
 
+/** Whether the regex reads the value back as the runtime's extraction will (references decoded in markup). */
 function readsBack(regex: string, text: string, value: string): boolean {
   try {
-    return compileUserRegex(regex).exec(text)?.[1] === value;
+    const read = compileUserRegex(regex).exec(text)?.[1];
+    return read !== undefined && markupValue(text, read) === value;
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json-path.js';
 import { header, type Exchange } from './exchanges.js';
-import { isOtpName, isPasswordName, isUsernameName } from './heuristics.js';
+import { isFlagValue, isOtpName, isPlainUsernameName, isPasswordName, isUsernameName } from './heuristics.js';
 
 /** A field of a request body: its name (form name or JSON dot path) and recorded value. */
 export interface Field {
@@ -38,7 +38,7 @@ export function findSignIn(exchanges: readonly Exchange[]): { signIn?: SignIn; r
   for (const exchange of exchanges) {
     const candidate = bodySignIn(exchange) ?? basicSignIn(exchange);
     if (!candidate) continue;
-    if (!succeeded(exchange)) {
+    if (!succeeded(exchange) || formShownAgain(candidate)) {
       refused.push({ exchange, kind: candidate.kind });
       continue;
     }
@@ -104,7 +104,9 @@ function bodySignIn(exchange: Exchange): SignIn | undefined {
   }
   const password = fields.find((f) => isPasswordName(leafName(f.name)) && f.value !== '');
   if (!password) return undefined;
-  const username = fields.find((f) => isUsernameName(leafName(f.name)) && f.value !== '');
+  // A "remember me" box may come before the login field, and a submit button may be named `login`.
+  const logins = fields.filter((f) => isUsernameName(leafName(f.name)) && f.value !== '' && !isFlagValue(f.value) && f !== password);
+  const username = logins.find((f) => isPlainUsernameName(leafName(f.name))) ?? logins[0];
   const otp = fields.find((f) => isOtpName(leafName(f.name)));
   return { kind: 'fields', exchange, password, ...(username && { username }), ...(otp && { otp }) };
 }
@@ -161,6 +163,25 @@ function formDecoded(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Whether a form sign-in was answered with its login form again: a page holding a password input
+ * of the same name. Many applications (WordPress, Redmine) refuse a password so, with a 200.
+ */
+function formShownAgain(signIn: SignIn): boolean {
+  if (signIn.kind !== 'fields') return false;
+  const page = signIn.exchange.responseBody;
+  if (!page || page.json !== undefined || !/html/.test(page.mime)) return false;
+  const field = `name="${signIn.password.name}"`;
+  let at = page.text.indexOf(field);
+  for (let n = 0; at >= 0 && n < 50; n++) {
+    const start = page.text.lastIndexOf('<', at);
+    const end = page.text.indexOf('>', at);
+    if (start >= 0 && end > at && at - start < 2000 && /^<input\b[^>]*\stype="password"/i.test(page.text.slice(start, end + 1))) return true;
+    at = page.text.indexOf(field, at + field.length);
+  }
+  return false;
 }
 
 /**

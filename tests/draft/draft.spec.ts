@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import dotenv from 'dotenv';
 import { parse } from 'yaml';
 import { draftFromHar, parseHar } from '../../src/draft/index.js';
+import { decodeHtmlEntities } from '../../src/core/html-entities.js';
 
 // Issue 27, item 1, in-process: the drafter's decisions on small HARs shaped like real
 // applications' (a Jupyter-style XSRF cookie echoed in a header, a nested JSON login, an API key
@@ -116,4 +117,59 @@ test('.env (--write-env) holds each recorded secret so that dotenv reads it back
     ]);
     expect(dotenv.parse(envFile)).toEqual({ DAVE_PASSWORD: password });
   }
+});
+
+// Issue 35, item 5: values that are both recorded and needed, and hidden values written with references.
+
+test('a recorded token that the session check\'s address also holds is a ${NAME} with a TODO, not a refusal of the draft', () => {
+  const token = 'sess-8d7c6b5a4f3e2d1c0b9a8f7e';
+  const { config, todos, text, envExample, envFile } = draft([
+    { path: '/login', form: { username: 'erin', password: 'erin-pw-4411' }, resJson: { session: token } },
+    { path: `/api/sessions/${token}/me`, reqHeaders: { Authorization: `Bearer ${token}` }, resJson: { name: 'erin' } },
+  ]);
+  expect(config.validation).toEqual({ url: `${ORIGIN}/api/sessions/\${ERIN_URL}/me` });
+  expect(todos).toContain('validation.url holds a value the recording also sent or received as a secret: it is read from ERIN_URL (.env.example); check that it is the user\'s own, or replace it with what the server gives');
+  expect(envExample).toContain('ERIN_URL=\n');
+  expect(envFile).toContain(`ERIN_URL='${token}'`);
+  expect(text).not.toContain(token);
+});
+
+test('a return URL an earlier page gave (WordPress\'s redirect_to) is extracted, not taken for a secret', () => {
+  const back = `${ORIGIN}/wp-admin/`;
+  const { config, todos } = draft([
+    { path: '/wp-login.php', html: `<form method="post"><input name="log"><input type="password" name="pwd"><input type="hidden" name="redirect_to" value="${back}"><input type="hidden" name="testcookie" value="1"></form>`, setCookies: { wordpress_test_cookie: 'WP Cookie check' } },
+    { path: '/wp-login.php', cookies: { wordpress_test_cookie: 'WP Cookie check' }, form: { log: 'admin', pwd: 'wp-pw-90210', rememberme: 'forever', 'wp-submit': 'Log In', redirect_to: back, testcookie: '1' }, status: 302, resHeaders: { Location: back }, setCookies: { wordpress_logged_in_1: 'admin|1764|abcdef0123456789' } },
+    { path: '/wp-admin/', cookies: { wordpress_logged_in_1: 'admin|1764|abcdef0123456789' }, html: '<a href="/wp-login.php?action=logout">Log Out</a>' },
+    { path: '/wp-admin/profile.php', cookies: { wordpress_logged_in_1: 'admin|1764|abcdef0123456789' }, html: '<h1>Profile</h1><a href="/wp-login.php?action=logout">Log Out</a>' },
+  ]);
+  expect(config.validation).toEqual({ url: `${ORIGIN}/wp-admin/profile.php`, match: 'Log Out', not_match: 'name="pwd"' });
+  expect(config.procedures[0].operations[1].parameters.body).toMatchObject({ log: '{{username}}', pwd: '{{password}}', redirect_to: '{{redirect_to}}' });
+  expect(todos.join('\n')).not.toContain('redirect_to');
+});
+
+test('a hidden value written with &amp; and &quot; is found in its page and read back decoded', () => {
+  const state = '_9f8e7d6c5b:https://idp.example.test/sso?spentityid=sp&cookieTime=1764"x';
+  const page = `<form method="post"><input name="username"><input type="password" name="password"><input type="hidden" name="AuthState" value="${state.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"></form>`;
+  const { config, form } = draft([
+    { path: '/module.php/core/loginuserpass', html: page },
+    { path: '/module.php/core/loginuserpass', form: { username: 'fay', password: 'fay-pw-3141', AuthState: state }, resJson: { token: 'tok-0a1b2c3d4e5f6a7b8c9d' } },
+    { path: '/me', reqHeaders: { Authorization: 'Bearer tok-0a1b2c3d4e5f6a7b8c9d' }, resJson: {} },
+  ]);
+  expect(form).toBe('procedure');
+  expect(config.procedures[0].operations[0].extractions).toEqual([{ name: 'authstate', location: 'body', key: 'AuthState', regex: '"AuthState"[^>]*?\\svalue="([^"]*)"' }]);
+  expect(config.procedures[0].operations[1].parameters.body.AuthState).toBe('{{authstate}}');
+});
+
+test('a remember-me box before the login field is never the login; the plain login name wins over a longer one', () => {
+  const { config, user } = draft([
+    { path: '/login', form: { autologin: '1', user_login: 'ignored-name', username: 'gus', password: 'gus-pw-2718' }, resJson: { token: 'tok-1f2e3d4c5b6a79881726' } },
+    { path: '/me', reqHeaders: { Authorization: 'Bearer tok-1f2e3d4c5b6a79881726' }, resJson: {} },
+  ]);
+  expect(user).toBe('gus');
+  expect(config.presets[0].request.body).toEqual({ autologin: '1', user_login: 'ignored-name', username: '{{username}}', password: '{{password}}' });
+});
+
+test('HTML references are decoded once and within bounds: the five named, decimal and hex; others as written', () => {
+  expect(decodeHtmlEntities('a&amp;b&lt;&gt;&quot;&apos;&#39;&#x26;&amp;amp;&nbsp;&#0;&#x110000;&#xD800;')).toBe('a&b<>"\'\'&&amp;&nbsp;&#0;&#x110000;&#xD800;');
+  expect(decodeHtmlEntities('&'.repeat(100_000) + 'amp;')).toBe('&'.repeat(100_000));
 });

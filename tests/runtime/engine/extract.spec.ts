@@ -341,3 +341,12 @@ test('a cookie the server deleted is never a value, nor is its earlier value at 
   expect(error.details).toContain('seen: cookies deleted by the server: pmaAuth-1, gone');
   expect(error.details.join('\n')).not.toContain('deleted,');
 });
+
+test.describe('body regex in markup (issue 35, item 5)', () => {
+  test('a hidden input\'s value is read decoded (&amp; and the rest), as a browser sends it; plain text stays as it is', () => {
+    const page = obs({ responses: [response({ headers: [['Content-Type', 'text/html']], body: '<!doctype html><input type="hidden" name="AuthState" value="_ab12:https://idp.test/sso?a=1&amp;b=&quot;2&quot;&#x26;c=3">' })] });
+    expect(extract(page, ex({ location: 'body', key: 'AuthState', regex: '"AuthState"[^>]*?\\svalue="([^"]*)"' }), where)).toBe('_ab12:https://idp.test/sso?a=1&b="2"&c=3');
+    const text = obs({ responses: [response({ headers: [['Content-Type', 'text/plain']], body: 'state=a&amp;b' })] });
+    expect(extract(text, ex({ location: 'body', key: 'state', regex: 'state=(\\S+)' }), where)).toBe('a&amp;b');
+  });
+});

@@ -1,4 +1,5 @@
 import { MultiAuthError } from '../../../core/errors.js';
+import { markupValue } from '../../../core/html-entities.js';
 import type { PlanExtraction } from '../../../compile/index.js';
 import type { Observation } from '../../http/observation.js';
 import type { TemplateWhere } from '../../template/template.js';
@@ -37,7 +38,8 @@ export function extract(observation: Observation, extraction: PlanExtraction, wh
   for (const candidate of lookup.candidates) {
     if (!regex) return candidate;
     const value = matchExtractionRegex(regex, candidate);
-    if (value !== undefined) return value;
+    // A hidden input's value is written with `&amp;`; the browser sends it decoded.
+    if (value !== undefined) return extraction.location === 'body' ? markupValue(candidate, value) : value;
   }
   if (extraction.optional) return undefined;
   throw notFound(extraction, lookup, where);
