@@ -78,7 +78,7 @@ function expectNoLeak(copy: DemoCopy, run: { stdout: string; stderr: string }, t
   const timeline = files.find((f) => f.name === `${AUDIT_OUTPUTS.results}/multiauth-timeline.txt`)?.text ?? '';
   // User names are identifiers: shown, never masked.
   expect(timeline).toMatch(/ alice +(signed in|from the cache)/);
-  const attached = files.filter((f) => f.name.startsWith(`${AUDIT_OUTPUTS.html}/data/`) && f.text.includes('multiauth sign-in timeline'));
+  const attached = files.filter((f) => f.name.startsWith(`${AUDIT_OUTPUTS.html}/index.html#zip/`) && f.text.includes('multiauth-timeline.html'));
   expect(attached.length, 'the timeline attached to the HTML report').toBeGreaterThan(0);
 
   const secrets = [...CONFIG_SECRETS, ...tokens];
