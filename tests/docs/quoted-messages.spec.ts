@@ -191,7 +191,7 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     return error instanceof Error ? error.message : `(no error: ${String(error)})`;
   },
   // A test of project "api-bob" (authProjects marks it bob's) whose file sets authUser alice.
-  'run-summary-line': () => {
+  'run-summary-line': async () => {
     const at = Date.now();
     const event = (kind: RunEvent['kind'], user: string, ms: number, reason?: string): RunEvent => ({ kind, user, worker: 'worker 0', at, ms, ...(reason ? { reason } : {}) });
     const events = [event('signed-in', 'alice', 500), event('signed-in', 'bob', 740), event('cached', 'carol', 3), event('signed-in', 'dave', 0), event('re-signed-in', 'alice', 420, 'status 401')];
