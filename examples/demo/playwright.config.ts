@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
-import { authProjects } from 'playwright-multiauth';
+import { authProjects, authTimeline } from 'playwright-multiauth';
 
 // The demo server (fixtures/demo-server) is started by webServer; multiauth.yaml reads DEMO_URL.
 const port = Number(process.env.DEMO_PORT ?? 4010);
@@ -26,10 +26,11 @@ export default defineConfig({
     url: `${process.env.DEMO_URL}/__counters`,
     reuseExistingServer: false,
   },
-  projects: [
+  // authTimeline: after the others, a test attaches the run's sign-in timeline to the report.
+  projects: authTimeline([
     // The role matrix: roles.spec.ts runs once as every configured user of the multiauth.yaml
     // beside this file (wherever playwright is run from).
     ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }, { workers }),
     { name: 'scenarios', testIgnore: /roles\.spec\.ts/ },
-  ],
+  ]),
 });

@@ -5,8 +5,9 @@ import type { ErrorCode } from '../core/errors.js';
  * published `bin/multiauth.js` passes the real process streams.
  */
 export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** `isTTY` and `columns` as a terminal's stream has them: help is wrapped at its width. */
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
   /** Directory relative paths (`-c FILE`) and the default config are resolved against. */
   cwd: string;

@@ -8,6 +8,7 @@ import { renderIssues } from './check-config.js';
 import { ExitCode, exitCodeOf, type CliIo } from './io.js';
 import { jsonFailure } from './json-output.js';
 import { commandUsage, HELP_OPTION, mainUsage } from './usage.js';
+import { terminalColumns } from './wrap.js';
 
 export type { CliIo } from './io.js';
 export { ExitCode, quietOnClosedPipe } from './io.js';
@@ -86,7 +87,7 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
     throw error;
   }
   if (parsed.values.help) {
-    io.stdout.write(commandUsage(command));
+    io.stdout.write(commandUsage(command, terminalColumns(io.stdout)));
     return ExitCode.OK;
   }
   const count = parsed.positionals.length;
@@ -98,12 +99,14 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
 function help(io: CliIo, name: string | undefined): number {
   const command = name === undefined ? undefined : commands.find((c) => c.name === name);
   if (name !== undefined && !command) return usageError(io, `unknown command "${name}"`);
-  io.stdout.write(command ? commandUsage(command) : mainUsage(commands));
+  const columns = terminalColumns(io.stdout);
+  io.stdout.write(command ? commandUsage(command, columns) : mainUsage(commands, columns));
   return ExitCode.OK;
 }
 
 function usageError(io: CliIo, message: string, command?: Command, json = false): number {
-  io.stderr.write(`multiauth: ${message}\n\n${command ? commandUsage(command) : mainUsage(commands)}`);
+  const columns = terminalColumns(io.stderr);
+  io.stderr.write(`multiauth: ${message}\n\n${command ? commandUsage(command, columns) : mainUsage(commands, columns)}`);
   if (json && command) {
     io.stdout.write(jsonFailure(new MultiAuthError('CLI_USAGE', message, { hint: `multiauth ${command.name} --help shows the options.` })));
   }
@@ -144,7 +147,12 @@ function printableOutput(io: CliIo): CliIo {
     });
   return {
     ...io,
-    stdout: { write: (text: string) => io.stdout.write(clean(String(text))) },
-    stderr: { write: (text: string) => io.stderr.write(clean(String(text))) },
+    stdout: { write: (text: string) => io.stdout.write(clean(String(text))), ...terminalOf(io.stdout) },
+    stderr: { write: (text: string) => io.stderr.write(clean(String(text))), ...terminalOf(io.stderr) },
   };
+}
+
+/** What the help's width is read from: a stream's `isTTY` and `columns`, when it has them. */
+function terminalOf(stream: CliIo['stdout']): { isTTY?: boolean; columns?: number } {
+  return { ...(stream.isTTY === undefined ? {} : { isTTY: stream.isTTY }), ...(stream.columns === undefined ? {} : { columns: stream.columns }) };
 }

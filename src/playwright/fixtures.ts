@@ -14,7 +14,8 @@ import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/index.js';
 import { loadSignedOutBody } from '../runtime/index.js';
 import type { SessionSource } from '../sessions/index.js';
-import { WorkerAuth, type AnswerOf } from './worker-auth.js';
+import { WorkerAuth, refusalReason, type AnswerOf } from './worker-auth.js';
+import { runEventsFile } from './run-summary.js';
 import { describeTrigger, readsBody, signedOutBy, triggerKind } from './signed-out.js';
 import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
@@ -125,6 +126,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         env: process.env,
         baseURL: (workerInfo.project.use as { baseURL?: string }).baseURL,
         browser: { newContext: async (options?: import('playwright-core').BrowserContextOptions) => (await _authBrowser.get()).newContext(options) },
+        ...eventsOf(workerInfo),
       });
       warnWorkerShare(workerInfo.project, workerInfo.config.workers, process.env, (key) => auth.firstInRun(key));
       await use(auth);
@@ -278,6 +280,12 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
  */
 export const authFixtures = fixtures as unknown as Fixtures<AuthOptions & AuthFixtures, AuthWorkerOptions, PlaywrightTest, PlaywrightWorker>;
 
+/** Where this worker records the run's sign-ins (see `shareRunEvents`), when its runner shared a place. */
+function eventsOf(workerInfo: import('@playwright/test').WorkerInfo): { events?: { file: string; worker: string; out: string } } {
+  const file = runEventsFile(process.env);
+  return file === undefined ? {} : { events: { file, worker: `worker ${workerInfo.workerIndex}`, out: workerInfo.project.outputDir } };
+}
+
 /** The user's session as of now, annotating the test when it had to be refreshed meanwhile. */
 function liveSession(auth: WorkerAuth, user: string, testInfo: TestInfo): LiveSession {
   return async () => {
@@ -334,7 +342,7 @@ async function reauthenticate(auth: WorkerAuth, user: string, testInfo: TestInfo
         return false;
       }
       tried = true;
-      const result = await auth.renew(user, dead);
+      const result = await auth.renew(user, dead, refusalReason(answer.refusal));
       if (!result) return false;
       if (result.kept) {
         // No sign-in was spent: a real end of the session later in the test may still renew it.

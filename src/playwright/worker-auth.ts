@@ -42,6 +42,8 @@ import {
   type OpenedConfig,
   type SessionSource,
   type RunDigest,
+  type StoreEvent,
+  appendRunEvent,
 } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
 import { DEFAULT_SIGNED_OUT, type SignedOutRule } from './signed-out.js';
@@ -61,6 +63,11 @@ export interface WorkerAuthOptions {
   warn?: (text: string) => void;
   /** The project's `baseURL`, compared once per run with the origins the users sign in at. */
   baseURL?: string;
+  /**
+   * Where this worker tells the run what its sign-ins cost (`runEventsFile`), which worker it is
+   * (`worker 3`) and its project's output directory; absent: nothing is recorded.
+   */
+  events?: { file: string; worker: string; out?: string };
 }
 
 /** A user's session as a test gets it, and how it was obtained. */
@@ -206,12 +213,12 @@ export class WorkerAuth {
    * alive: then it is `kept`). Undefined when the user cannot be signed in again: `reauth: false`,
    * or a user without a procedure (its session is its config).
    */
-  async renew(user: string, dead: Session): Promise<RenewedSession | undefined> {
+  async renew(user: string, dead: Session, reason?: string): Promise<RenewedSession | undefined> {
     try {
       const digest = await this.digestOrOpen();
       const produced = this.producedOf.get(dead);
       if (digest.noReauthUsers.includes(user) || digest.staticUsers.includes(user) || !produced) return undefined;
-      const renewed = await (await this.store()).renew(user, produced);
+      const renewed = await (await this.store()).renew(user, produced, reason);
       const kept = renewed.source === 'cached' && renewed.session.createdAt === produced.createdAt;
       return { session: await this.complete(renewed.session, digest), source: renewed.source, kept };
     } catch (error) {
@@ -241,6 +248,15 @@ export class WorkerAuth {
   async rememberDenial(user: string, answer: AnswerOf): Promise<void> {
     const denial = await this.denialOf(user, answer);
     if (denial) (await loadDenials()).rememberDenial(this.locate().cacheDir, denial);
+    this.record({ kind: 'denial', user, at: Date.now(), ms: 0, reason: refusalReason(answer.refusal) });
+  }
+
+  /** Tells the run (its events file) what happened to a user's session; nothing without one. */
+  private record(event: StoreEvent): void {
+    const events = this.options.events;
+    if (!events) return;
+    const reason = event.reason === undefined ? {} : { reason: this.redactor.redact(event.reason) };
+    appendRunEvent(events.file, { ...event, ...reason, worker: events.worker, ...(events.out === undefined ? {} : { out: events.out }) });
   }
 
   /** When the session made by a re-sign-in for `answer` that could not be checked was made, if there was one. */
@@ -345,6 +361,7 @@ export class WorkerAuth {
           backend,
           run: runId(this.options.env),
           redact: (text) => this.redactor.redact(text),
+          observe: (event) => this.record(event),
           // With the cache off, a registered passkey nothing seals lives in this process only.
           inMemory: async (user) => cacheOff(this.options.env) && (await this.registersUnsealed(user)),
         },
@@ -503,4 +520,16 @@ export class WorkerAuth {
 function userKeysOf(digest: RunDigest, scoped: (key: string) => string): (user: string) => string {
   const keys = new Map(digest.users.map((user, index) => [user, digest.userKeys[index] as string]));
   return (user) => scoped(keys.get(user) ?? digest.contentHash);
+}
+
+/**
+ * Why a session was given up, in the run's words: `status 401`, `redirect to login`, from how a
+ * request was refused (`triggerKind`).
+ *
+ * @example
+ * refusalReason('401'); // 'status 401'
+ */
+export function refusalReason(refusal: string): string {
+  if (/^\d{3}$/.test(refusal)) return `status ${refusal}`;
+  return refusal === 'redirect' ? 'redirect to login' : refusal;
 }

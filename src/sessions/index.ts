@@ -9,7 +9,8 @@ import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 import { loadPreflight } from '../runtime/index.js';
 import { lazyModule } from '../core/lazy-module.js';
 
-export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions } from './session-store.js';
+export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions, type StoreEvent } from './session-store.js';
+export { appendRunEvent, readRunEvents, runTotals, summaryLine, type RunEvent, type RunEventKind, type RunTotals } from './run-events.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export type { TidyResult } from './tidy-cache.js';
@@ -110,4 +111,16 @@ export async function loadTidyCache(): Promise<typeof import('./tidy-cache.js')>
  */
 export async function loadPasskeySealing(): Promise<typeof import('./passkey-sealing.js')> {
   return lazyModule<typeof import('./passkey-sealing.js')>('./passkey-sealing.js', () => import('./passkey-sealing.js'));
+}
+
+/**
+ * The run's sign-in timeline as HTML (a picture and a table) and as text (`timelineHtml`,
+ * `timelineText`), loaded on first use: only the Playwright runner and the timeline's test draw it.
+ *
+ * @example
+ * const { timelineHtml } = await loadRunTimeline();
+ * writeFileSync('test-results/multiauth-timeline.html', timelineHtml(events));
+ */
+export async function loadRunTimeline(): Promise<typeof import('./run-timeline.js')> {
+  return lazyModule<typeof import('./run-timeline.js')>('./run-timeline.js', () => import('./run-timeline.js'));
 }

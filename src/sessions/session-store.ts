@@ -3,6 +3,10 @@ import type { FileLockOptions } from './lock.js';
 import { FileBackend } from './file-backend.js';
 import type { SessionBackend } from './store-backend.js';
 import { isMultiAuthError, type MultiAuthError } from '../core/errors.js';
+import type { RunEvent } from './run-events.js';
+
+/** What the store tells {@link SessionStoreOptions.observe}: a run event without its worker. */
+export type StoreEvent = Omit<RunEvent, 'worker' | 'out'>;
 
 /**
  * The key a user's passkey record is stored under (`backend.slot(user, PASSKEY_KEY)`): one per user,
@@ -70,6 +74,11 @@ export interface SessionStoreOptions {
   redact?: (text: string) => string;
   now?: () => number;
   lock?: FileLockOptions;
+  /**
+   * Told of every sign-in, refresh, re-sign-in (with its reason), failed attempt and session
+   * taken from the cache (not from this process's memo): the run's summary and timeline.
+   */
+  observe?: (event: StoreEvent) => void;
 }
 
 /**
@@ -114,10 +123,10 @@ export class SessionStore {
    * the user has a check, the cached session is checked (a 401 that was about something else keeps
    * it); else the user signs in again. Resolves to the session to use from now on.
    */
-  renew(user: string, dead: SignInResult): Promise<ResolvedSession> {
+  renew(user: string, dead: SignInResult, reason = 'signed out'): Promise<ResolvedSession> {
     if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
     this.memo.delete(user);
-    return this.once(user, async () => ((await this.memoryOnly(user)) ? this.obtainInMemory(user, undefined) : this.renewShared(user, dead)));
+    return this.once(user, async () => ((await this.memoryOnly(user)) ? this.obtainInMemory(user, undefined, reason) : this.renewShared(user, dead, reason)));
   }
 
   /**
@@ -180,13 +189,42 @@ export class SessionStore {
     return pending;
   }
 
-  private async obtainInMemory(user: string, stale: SignInResult | undefined): Promise<ResolvedSession> {
+  private async obtainInMemory(user: string, stale: SignInResult | undefined, reason?: string): Promise<ResolvedSession> {
     const passkey = this.passkeys.get(user);
-    const resolved: ResolvedSession = stale
-      ? { session: await this.provider.refresh(stale, passkey), source: 'refreshed' }
-      : { session: await this.provider.signIn(user, passkey), source: 'fresh' };
+    const resolved = await this.observed(user, stale, reason, async (): Promise<ResolvedSession> =>
+      stale
+        ? { session: await this.provider.refresh(stale, passkey), source: 'refreshed' }
+        : { session: await this.provider.signIn(user, passkey), source: 'fresh' });
     if (resolved.session.passkey) this.passkeys.set(user, resolved.session.passkey);
     return resolved;
+  }
+
+  /**
+   * Runs a sign-in or refresh and tells `observe` what it was: a first sign-in, a re-sign-in
+   * and why (`reason`; a refresh the server refused, or a user without a refresh, signs in again:
+   * `expired`), a refresh, or a failed attempt.
+   */
+  private async observed(user: string, current: SignInResult | undefined, reason: string | undefined, work: () => Promise<ResolvedSession>): Promise<ResolvedSession> {
+    const at = this.now();
+    const started = performance.now();
+    const took = () => performance.now() - started;
+    try {
+      const resolved = await work();
+      const again = current ? resolved.session.origin === 'signed-in' : reason !== undefined;
+      const why = current ? 'expired' : reason;
+      const kind = again ? 're-signed-in' : current ? 'refreshed' : 'signed-in';
+      this.options.observe?.({ kind, user, at, ms: took(), ...(again && why ? { reason: why } : {}) });
+      return resolved;
+    } catch (error) {
+      if (isSignInFailure(error)) this.options.observe?.({ kind: 'failed', user, at, ms: took(), code: error.code });
+      throw error;
+    }
+  }
+
+  /** Tells `observe` that `user`'s session came from the cache, looked up since `at`. */
+  private fromCache(user: string, at: number, started: number, session: SignInResult): ResolvedSession {
+    this.options.observe?.({ kind: 'cached', user, at, ms: performance.now() - started });
+    return { session, source: 'cached' };
   }
 
   /**
@@ -210,33 +248,37 @@ export class SessionStore {
     const { run } = this.options;
     const key = this.keyOf(user);
     const slot = this.backend.slot(user, key);
+    const at = this.now();
+    const started = performance.now();
     const cached = await this.backend.read(slot, key);
-    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || (await this.checkedInRun(slot, cached)))) return { session: cached, source: 'cached' };
+    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || (await this.checkedInRun(slot, cached)))) return this.fromCache(user, at, started, cached);
     const remembered = run === undefined ? undefined : await this.backend.readFailure(slot, run);
     if (remembered) throw remembered;
 
     return this.backend.withLock(slot, async () => {
       // Another process may have signed in or refreshed while this one waited for the lock.
       let current = await this.backend.read(slot, key);
+      let reason: string | undefined;
       if (current && !needsRefresh(current, this.now())) {
         // Once per run, under the lock: a server restarted since has forgotten its sessions.
-        if (!this.checks(user) || (await this.checkedInRun(slot, current)) || (await this.alive(slot, current))) return { session: current, source: 'cached' };
+        if (!this.checks(user) || (await this.checkedInRun(slot, current)) || (await this.alive(slot, current))) return this.fromCache(user, at, started, current);
         current = undefined;
+        reason = 'failed its validation';
       }
       const failedMeanwhile = run === undefined ? undefined : await this.backend.readFailure(slot, run);
       if (failedMeanwhile) throw failedMeanwhile;
-      return this.obtain(user, slot, current);
+      return this.obtain(user, slot, current, reason);
     });
   }
 
-  private renewShared(user: string, dead: SignInResult): Promise<ResolvedSession> {
+  private renewShared(user: string, dead: SignInResult, reason: string): Promise<ResolvedSession> {
     const key = this.keyOf(user);
     const slot = this.backend.slot(user, key);
     return this.backend.withLock(slot, async () => {
       const current = await this.backend.read(slot, key);
       if (current && current.createdAt !== dead.createdAt && !needsRefresh(current, this.now())) return { session: current, source: 'cached' };
       if (current && this.checks(user) && (await this.alive(slot, current))) return { session: current, source: 'cached' };
-      return this.obtain(user, slot, undefined);
+      return this.obtain(user, slot, undefined, reason);
     });
   }
 
@@ -247,14 +289,15 @@ export class SessionStore {
    * fails too, the session that could not be refreshed is deleted: it must not be tried again by
    * every later run. Called under the file's lock.
    */
-  private async obtain(user: string, slot: string, current: SignInResult | undefined): Promise<ResolvedSession> {
+  private async obtain(user: string, slot: string, current: SignInResult | undefined, reason?: string): Promise<ResolvedSession> {
     const { run } = this.options;
     let resolved: ResolvedSession;
     try {
-      resolved = await this.withPasskey(user, async (passkey) =>
-        current
-          ? { session: await this.provider.refresh(current, passkey), source: 'refreshed' }
-          : { session: await this.provider.signIn(user, passkey), source: 'fresh' });
+      resolved = await this.withPasskey(user, (passkey) =>
+        this.observed(user, current, reason, async (): Promise<ResolvedSession> =>
+          current
+            ? { session: await this.provider.refresh(current, passkey), source: 'refreshed' }
+            : { session: await this.provider.signIn(user, passkey), source: 'fresh' }));
     } catch (error) {
       if (current && isSignInFailure(error)) await this.backend.remove(slot);
       if (run !== undefined && isSignInFailure(error)) await this.backend.writeFailure(slot, run, error, this.options.redact ?? ((t) => t));

@@ -71,6 +71,15 @@ function expectNoLeak(copy: DemoCopy, run: { stdout: string; stderr: string }, t
   expect(traces.filter((f) => f.name.startsWith(`${AUDIT_OUTPUTS.html}/data/`)).length).toBeGreaterThan(0);
   expect(findLeaks(traces, ['/whoami']).length).toBeGreaterThan(0);
   expect(run.stdout).toMatch(/\d+ passed/);
+  // The run's cost is searched too: its line, the timeline files and their copies in the HTML report.
+  expect(run.stdout).toMatch(/^multiauth: \d+ users? signed in .*; timeline: /m);
+  expect(names).toContain(`${AUDIT_OUTPUTS.results}/multiauth-timeline.html`);
+  expect(names).toContain(`${AUDIT_OUTPUTS.results}/multiauth-timeline.txt`);
+  const timeline = files.find((f) => f.name === `${AUDIT_OUTPUTS.results}/multiauth-timeline.txt`)?.text ?? '';
+  // User names are identifiers: shown, never masked.
+  expect(timeline).toMatch(/ alice +(signed in|from the cache)/);
+  const attached = files.filter((f) => f.name.startsWith(`${AUDIT_OUTPUTS.html}/index.html#zip/`) && f.text.includes('multiauth-timeline.html'));
+  expect(attached.length, 'the timeline attached to the HTML report').toBeGreaterThan(0);
 
   const secrets = [...CONFIG_SECRETS, ...tokens];
   // The search finds what is there: the config itself holds the passwords and the client secret.

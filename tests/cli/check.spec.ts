@@ -31,13 +31,15 @@ test('every user signs in once; one line per user in order; a failure exits 1 wi
     const run = await runCliAsync(['check', '-c', file, '--parallel', '2']);
     expect(run.code).toBe(1);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toMatch(/^ok {4}alice {2}signed in by procedure "preset\[0\]:http", checked {2}\d+\.\d\d s {2}expires \d{4}-\d\d-\d\dT.*\(in 60 min\)$/);
     expect(lines[1]).toMatch(/^FAIL {2}bob {4}AUTH_HTTP_STATUS: the server answered HTTP 401 \(Unauthorized\) {2}\(\d+\.\d\d s\)$/);
     expect(lines[2]).toMatch(/^ok {4}carol {2}signed in by procedure "preset\[0\]:http", checked /);
     // A user without a sign-in is checked too: the demo does not know robot's key.
     expect(lines[3]).toMatch(/^FAIL {2}robot {2}AUTH_VALIDATION: the session check failed: HTTP 401, expected a 2xx status {2}\(\d+\.\d\d s\)$/);
     expect(lines[4]).toBe('4 users: 2 signed in, 2 failed');
+    // The totals a Playwright run ends with (docs/fixtures.md), for the same sign-ins.
+    expect(lines[5]).toMatch(/^multiauth: 2 users signed in \(\d+\.\d\d s\), 0 from the cache, 0 refreshed, 0 signed in again, 0 denials kept, 2 failed$/);
     expect(run.stderr).toContain('bob:\nthe server answered HTTP 401 (Unauthorized)\n  while signing in user "bob"');
     expect(run.stderr).not.toContain('bob-wrong-pw-7731');
     expect(run.stderr + run.stdout).not.toContain('robot-key-8c1f');

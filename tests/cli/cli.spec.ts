@@ -33,6 +33,32 @@ test.describe('help and usage', () => {
     expect(run.stderr).toBe('');
   });
 
+  test('--help and every command\'s --help fit 80 columns when no terminal reads them, the words all there', () => {
+    const commands = ['validate', 'login', 'check', 'matrix', 'draft', 'users', 'types', 'passkey', 'schema'];
+    for (const args of [['--help'], ...commands.map((command) => [command, '--help'])]) {
+      const run = runCli(args);
+      expect(run.code).toBe(0);
+      const long = run.stdout.split('\n').filter((line) => line.length > 80);
+      expect(long, `multiauth ${args.join(' ')}`).toEqual([]);
+    }
+    const help = runCli(['--help']).stdout;
+    // Wrapped, not cut: each command's usage and summary, its words in order.
+    const words = help.replace(/\s+/g, ' ');
+    expect(words).toContain('matrix [-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME] send every access request as every user and compare with access.expect');
+    expect(help).toMatch(/^  check \[USER\.\.\.\].*\n      sign every user in/m);
+  });
+
+  test('--help wraps at the width of the terminal it prints to', () => {
+    // A real pseudo-terminal (util-linux `script`), 60 columns wide: process.stdout.columns says so.
+    const run = spawnSync('script', ['-qec', `stty cols 60; ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'multiauth.js'))} --help`, '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(0);
+    const lines = run.stdout.replace(/\r/g, '').split('\n');
+    expect(lines).toContain('Commands:');
+    expect(lines.filter((line) => line.length > 60)).toEqual([]);
+    // Wider than 60 where the text allows: the 80-column layout would have kept this line whole.
+    expect(Math.max(...lines.map((line) => line.length))).toBeGreaterThan(50);
+  });
+
   test('a command --help prints its options', () => {
     const run = runCli(['validate', '--help']);
     expect(run.code).toBe(0);

@@ -18,6 +18,7 @@ import type { Session } from '../../src/runtime/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
 import { withFileLock } from '../../src/sessions/lock.js';
+import { runTotals, summaryLine, type RunEvent } from '../../src/sessions/run-events.js';
 import { failureFilePath, readFailure, writeFailure } from '../../src/sessions/failure-memory.js';
 import { planFromYaml } from '../support/plan.js';
 import { freePort } from '../support/ports.js';
@@ -193,6 +194,12 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   'fixture-promised-page': async () => promisedPartMessage('page', 'goto'),
   'fixture-promised-context': async () => promisedPartMessage('context', 'cookies'),
   // A test of project "api-bob" (authProjects marks it bob's) whose file sets authUser alice.
+  'run-summary-line': async () => {
+    const at = Date.now();
+    const event = (kind: RunEvent['kind'], user: string, ms: number, reason?: string): RunEvent => ({ kind, user, worker: 'worker 0', at, ms, ...(reason ? { reason } : {}) });
+    const events = [event('signed-in', 'alice', 500), event('signed-in', 'bob', 740), event('cached', 'carol', 3), event('signed-in', 'dave', 0), event('re-signed-in', 'alice', 420, 'status 401')];
+    return summaryLine(runTotals(events), 'test-results/multiauth-timeline.html');
+  },
   'fixture-user-overridden': async () => {
     const info = { project: { name: 'api-bob', metadata: { [MATRIX_USER_KEY]: 'bob' } }, annotations: [], titlePath: ['roles.spec.ts'], file: '/repo/roles.spec.ts' } as unknown as TestInfo;
     const warn = console.warn;

@@ -8,6 +8,7 @@ import { jsonError, jsonText } from '../json-output.js';
 import { browserFor } from './browser-users.js';
 import { DEFAULT_PARALLEL, inOrderBounded, MAX_PARALLEL, parallelOption, userFailure } from './bounded.js';
 import { describeExpiry, describeHow } from './login-output.js';
+import { runTotals, summaryLine, type RunEvent } from '../../sessions/index.js';
 
 
 /** How one user's check went, as `--json` prints it. */
@@ -102,6 +103,8 @@ export const checkCommand: Command = {
       io.stdout.write(jsonText(redactor.redactJson({ ok: failed === 0, users: done.map(rounded) })));
     } else {
       io.stdout.write(`${plural(done.length, 'user')}: ${done.length - failed} signed in${failed ? `, ${failed} failed` : ''}\n`);
+      // The totals a Playwright run prints at its end, for the same sign-ins.
+      io.stdout.write(`${summaryLine(runTotals(results.map(({ outcome, failure }) => asRunEvent(outcome, failure))))}\n`);
     }
     for (const { outcome, failure } of results) {
       if (failure) io.stderr.write(`\n${outcome.user}:\n${redactor.redact(failure.render())}\n`);
@@ -111,6 +114,13 @@ export const checkCommand: Command = {
     return codes.length ? Math.max(...codes) : ExitCode.OK;
   },
 };
+
+/** A user's check as an event of the run's totals: nothing is cached, so each signed in or failed. */
+function asRunEvent(outcome: UserOutcome, failure: MultiAuthError | undefined): RunEvent {
+  return outcome.ok
+    ? { kind: 'signed-in', user: outcome.user, worker: 'check', at: 0, ms: outcome.ms }
+    : { kind: 'failed', user: outcome.user, worker: 'check', at: 0, ms: outcome.ms, ...(failure ? { code: failure.code } : {}) };
+}
 
 function outcomeLine(outcome: UserOutcome, width: number): string {
   const name = outcome.user.padEnd(width);

@@ -1,0 +1,131 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, relative } from 'node:path';
+import { ownFile } from '../core/call-site.js';
+import { loadRunTimeline, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
+
+/** The variable a runner shares its events folder in, with its workers: `<runner pid>:<folder>`. */
+const EVENTS_VARIABLE = 'MULTIAUTH_RUN_EVENTS';
+
+/** The files of the timeline, in each project's output directory and attached to the report. */
+export const TIMELINE_FILES = { html: 'multiauth-timeline.html', text: 'multiauth-timeline.txt' } as const;
+
+/** The project {@link authTimeline} adds, whose one test attaches the timeline to the report. */
+export const TIMELINE_PROJECT = 'multiauth timeline';
+
+let timeline: Awaited<ReturnType<typeof loadRunTimeline>> | undefined;
+
+/**
+ * Called when the Playwright runner loads this package: makes the run's private events folder
+ * (0700, in the system's temporary folder), shares it with the workers the runner will start
+ * (through `env`), and at the runner's exit prints the run's `multiauth:` line, writes the
+ * timeline into the output directory of each project that signed someone in, and removes the
+ * folder. A worker, or a run that signed nobody in, prints nothing. Each shard of a sharded run
+ * is a runner of its own: it says what its own workers did.
+ *
+ * @example
+ * shareRunEvents(process.env); // the runner, before any worker starts
+ */
+export function shareRunEvents(env: Record<string, string | undefined>): void {
+  if (env.TEST_WORKER_INDEX !== undefined || env[EVENTS_VARIABLE]?.startsWith(`${process.pid}:`)) return;
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'multiauth-run-'));
+  } catch {
+    return;
+  }
+  env[EVENTS_VARIABLE] = `${process.pid}:${dir}`;
+  // The exit handler cannot wait: the renderer is loaded now, while the runner has time.
+  void loadRunTimeline()
+    .then((module) => (timeline = module))
+    .catch(() => undefined);
+  process.once('exit', () => summarise(dir));
+}
+
+/**
+ * The run's events file, for a worker of the runner that shared it ({@link shareRunEvents}), or
+ * undefined: a process no runner of this package started records nothing.
+ *
+ * @example
+ * const file = runEventsFile(process.env); // '/tmp/multiauth-run-Xy12/events.jsonl'
+ */
+export function runEventsFile(env: Record<string, string | undefined>): string | undefined {
+  const shared = env[EVENTS_VARIABLE];
+  const prefix = `${process.ppid}:`;
+  if (env.TEST_WORKER_INDEX === undefined || !shared?.startsWith(prefix) || shared.length === prefix.length) return undefined;
+  return join(shared.slice(prefix.length), 'events.jsonl');
+}
+
+/**
+ * Prints the run's line and writes its timeline. Synchronous: it runs in the runner's `exit`.
+ * Never throws: the run's own exit code stands.
+ */
+function summarise(dir: string): void {
+  try {
+    const events = readRunEvents(join(dir, 'events.jsonl'));
+    if (events.length === 0) return;
+    const written = writeTimelines(events);
+    const where = written[0] === undefined ? undefined : relative(process.cwd(), written[0]) || written[0];
+    process.stdout.write(`${summaryLine(runTotals(events), where)}\n`);
+  } catch {
+    // Nothing to say: the run's own report stands.
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the timeline's HTML and text into each output directory the events name; the HTML files' paths. */
+function writeTimelines(events: readonly RunEvent[]): string[] {
+  if (!timeline) return [];
+  const html = timeline.timelineHtml(events);
+  const text = timeline.timelineText(events);
+  const written: string[] = [];
+  for (const out of new Set(events.flatMap((event) => (event.out ? [event.out] : [])))) {
+    try {
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, TIMELINE_FILES.html), html, { mode: 0o600 });
+      writeFileSync(join(out, TIMELINE_FILES.text), text, { mode: 0o600 });
+      written.push(join(out, TIMELINE_FILES.html));
+    } catch {
+      // A read-only output directory: the line still says what the run cost.
+    }
+  }
+  return written;
+}
+
+/**
+ * `projects` with the project that attaches the run's sign-in timeline to the report (HTML with a
+ * picture, and a text table, named `multiauth-timeline.*`): every project given gets it as its
+ * `teardown` (one that has a teardown of its own keeps it), so its one test runs after them all,
+ * whether they passed or not. The run's `multiauth:` line and the timeline files in the output
+ * directory need nothing of this: they come with every run.
+ *
+ * @example
+ * export default defineConfig({
+ *   projects: authTimeline([
+ *     ...authProjects({ name: 'roles', testMatch: /roles\.spec\.ts/ }),
+ *     { name: 'scenarios', testIgnore: /roles\.spec\.ts/ },
+ *   ]),
+ * });
+ */
+export function authTimeline<P extends { name?: string; teardown?: string }>(projects: readonly P[]): Array<P | TimelineProject> {
+  const here = ownFile();
+  const file = `timeline-teardown${extname(here)}`;
+  return [
+    ...projects.map((project) => (project.teardown === undefined ? { ...project, teardown: TIMELINE_PROJECT } : project)),
+    { name: TIMELINE_PROJECT, testDir: dirname(here), testMatch: new RegExp(`[\\\\/]${escapeRegExp(file)}$`), testIgnore: [], workers: 1 },
+  ];
+}
+
+/** The project {@link authTimeline} adds. */
+export interface TimelineProject {
+  name: string;
+  testDir: string;
+  testMatch: RegExp;
+  testIgnore: never[];
+  workers: number;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
