@@ -66,7 +66,8 @@ function summarise(dir: string): void {
     if (events.length === 0) return;
     const written = writeTimelines(events);
     const where = written[0] === undefined ? undefined : relative(process.cwd(), written[0]) || written[0];
-    process.stdout.write(`${summaryLine(runTotals(events), where)}\n`);
+    // Standard error: a reporter writing to standard output (`--reporter=json`) stays what it claims to be.
+    process.stderr.write(`${summaryLine(runTotals(events), where)}\n`);
   } catch {
     // Nothing to say: the run's own report stands.
   } finally {

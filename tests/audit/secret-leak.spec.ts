@@ -72,7 +72,7 @@ function expectNoLeak(copy: DemoCopy, run: { stdout: string; stderr: string }, t
   expect(findLeaks(traces, ['/whoami']).length).toBeGreaterThan(0);
   expect(run.stdout).toMatch(/\d+ passed/);
   // The run's cost is searched too: its line, the timeline files and their copies in the HTML report.
-  expect(run.stdout).toMatch(/^multiauth: \d+ users? signed in .*; timeline: /m);
+  expect(run.stderr).toMatch(/^multiauth: \d+ users? signed in .*; timeline: /m);
   expect(names).toContain(`${AUDIT_OUTPUTS.results}/multiauth-timeline.html`);
   expect(names).toContain(`${AUDIT_OUTPUTS.results}/multiauth-timeline.txt`);
   const timeline = files.find((f) => f.name === `${AUDIT_OUTPUTS.results}/multiauth-timeline.txt`)?.text ?? '';

@@ -59,7 +59,7 @@ export async function noteMessagesBeforeSubmit(run: BrowserRun): Promise<void> {
  * - for a command that waits (`waits`), after {@link GRACE_MS} and once the step has posted
  *   something: the selected window shows a message (see `readPageMessages`) that was not there
  *   before the last command that may have submitted ({@link noteMessagesBeforeSubmit}), with no
- *   document, fetch or XHR request under way; without such a
+ *   document, fetch or XHR request under way, on two checks in a row; without such a
  *   command, a sign-in form (a visible password field) with an error message.
  *
  * @throws StepFailure `oauth` or `refused` quoting what the page or the URL said.
@@ -70,6 +70,10 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
   const started = Date.now();
   const pending = trackRequests(run.context);
   let stopped = false;
+  // A message counts when two checks in a row see it: a status the page shows as it signs in
+  // ("Signed in as dave", an aria-live region) may be what the command waits for, and the
+  // command then ends first.
+  let seen: string | undefined;
   const check = async (): Promise<void> => {
     for (const page of run.context.pages()) {
       const error = page.isClosed() ? undefined : oauthErrorIn(page.url());
@@ -81,8 +85,15 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
     const before = run.messagesBeforeSubmit;
     const fresh = (before ? page.messages.filter((message) => !before.includes(message)) : page.passwordField ? page.messages : []).slice(0, QUOTED);
     // Shown while a request is under way ("Signing in"), a message is not the answer yet.
-    if (!fresh.length || (before !== undefined && pending.size > 0)) return;
+    if (!fresh.length || (before !== undefined && pending.size > 0)) {
+      seen = undefined;
+      return;
+    }
     const quoted = fresh.map((m) => `"${m}"`).join('; ');
+    if (seen !== quoted) {
+      seen = quoted;
+      return;
+    }
     throw new StepFailure(
       'refused',
       page.passwordField ? `the sign-in form is shown again with an error: ${quoted}` : `the page shows an error since the sign-in was submitted: ${quoted}`,
