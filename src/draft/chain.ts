@@ -3,7 +3,7 @@ import { carriedBy, type Carried } from './carried.js';
 import { header, type Exchange } from './exchanges.js';
 import { isDistinctive, looksSecret } from './heuristics.js';
 import { variableName } from './names.js';
-import { OriginIndex, type Origin } from './origins.js';
+import { OriginIndex, unrecordedFormOrigin, type Origin } from './origins.js';
 import { succeeded, type SignIn } from './sign-in.js';
 
 /** Steps of a drafted procedure at most: a recording that needs more is not one sign-in. */
@@ -87,7 +87,7 @@ export function analyse(exchanges: readonly Exchange[], signIn: SignIn): Analysi
   const ensureValue = (carried: Carried, consumer: Exchange): string | undefined => {
     const known = vars.get(carried.value);
     if (known) return known;
-    const origin = index.findOrigin(carried.value, consumer.index);
+    const origin = index.findOrigin(carried.value, consumer.index) ?? (carried.where === 'body' ? unrecordedFormOrigin(exchanges, carried.name, consumer) : undefined);
     if (!origin) return undefined;
     const step = ensureStep(headOf(origin.exchange));
     if (!step) return undefined;

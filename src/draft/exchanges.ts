@@ -105,9 +105,12 @@ export function safeJson(text: string): unknown {
 
 function requestBodyOf(mime: string, text: string | undefined, params: Array<{ name: string; value?: string }> | undefined): Body | undefined {
   if (mime === 'application/x-www-form-urlencoded' || (text === undefined && params?.length)) {
-    const form = params?.length
-      ? params.map((p) => ({ name: safeDecode(p.name), value: safeDecode(p.value ?? '') }))
-      : [...new URLSearchParams((text ?? '').slice(0, HAR_LIMITS.bodyChars))].map(([name, value]) => ({ name, value }));
+    // The body's text is what was sent; `params` is decoded by Playwright but left encoded by other
+    // writers, so decoding them again would turn an escaped `%3A` inside a value (a SAML `AuthState`
+    // holding a URL) into `:`. They are read only when the text is missing.
+    const form = text
+      ? [...new URLSearchParams(text.slice(0, HAR_LIMITS.bodyChars))].map(([name, value]) => ({ name, value }))
+      : (params ?? []).map((p) => ({ name: safeDecode(p.name), value: safeDecode(p.value ?? '') }));
     return { mime: mime || 'application/x-www-form-urlencoded', text: (text ?? '').slice(0, HAR_LIMITS.bodyChars), form };
   }
   if (text === undefined) return undefined;

@@ -1,6 +1,6 @@
 import { encodeHtmlAttribute, markupValue } from '../core/html-entities.js';
 import { compileUserRegex } from '../core/regex.js';
-import type { Exchange } from './exchanges.js';
+import { header, type Exchange } from './exchanges.js';
 import { isPlainObject } from '../core/json-path.js';
 import { HAR_LIMITS } from './har-limits.js';
 
@@ -102,6 +102,30 @@ export class OriginIndex {
       }
     }
   }
+}
+
+/**
+ * Where a form field posted by `consumer` came from when its page's body is not in the recording:
+ * a page that posts itself on load (a SAML identity provider's answer carrying `SAMLResponse` and
+ * `RelayState` to the service provider) is replaced at once, and Playwright records no body for
+ * it. The origin is the last HTML answer before `consumer` that has no body, from the origin the
+ * post says it came from (`Origin`), read back as a hidden input of that name. Undefined otherwise.
+ *
+ * @example
+ * unrecordedFormOrigin(exchanges, 'SAMLResponse', acs)?.what; // 'form field "SAMLResponse" of its page (body not recorded, the page posted itself)'
+ */
+export function unrecordedFormOrigin(exchanges: readonly Exchange[], field: string, consumer: Exchange): Origin | undefined {
+  const from = header(consumer.requestHeaders, 'origin');
+  if (consumer.method !== 'POST' || !from || !consumer.requestBody?.form || !/^[\w.:[\]-]{1,200}$/.test(field)) return undefined;
+  const before = exchanges.filter((e) => e.index < consumer.index && e.url.origin === from);
+  for (const exchange of before.reverse()) {
+    const type = header(exchange.responseHeaders, 'content-type') ?? '';
+    if (!/^text\/html\b/i.test(type)) continue;
+    if (exchange.status !== 200 || exchange.responseBody) return undefined;
+    const regex = `"${escapeRegex(field)}"[^>]*?\\svalue="([^"]*)"`;
+    return { exchange, location: 'body', key: field, regex, what: `form field "${field}" of its page (body not recorded, the page posted itself)` };
+  }
+  return undefined;
 }
 
 /**
