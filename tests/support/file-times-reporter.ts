@@ -9,7 +9,7 @@ export const DEFAULT_FILE_BUDGET_S = 90;
 export interface FileTimesOptions {
   /** Seconds a single file may take (`MULTIAUTH_FILE_BUDGET_S`; 90 when unset, 0 turns the check off). */
   budgetSeconds?: number;
-  /** Whether a file over the budget fails the run; by default when `MULTIAUTH_FILE_BUDGET_S` is set, as `npm test` does. */
+  /** Whether a file over the budget fails the run; by default when `MULTIAUTH_FILE_BUDGET_S` is set. */
   enforce?: boolean;
   /** How many of the slowest files to print. */
   top?: number;
@@ -27,7 +27,7 @@ export interface FileTime {
 /**
  * Keeps the suite's time visible: at the end of a run it prints the slowest files (the sum of each
  * file's test durations, retries included) and names every file over the budget. When the budget
- * is enforced (`npm test` sets `MULTIAUTH_FILE_BUDGET_S=90`), such a file marks the run failed, so a
+ * is enforced (`MULTIAUTH_FILE_BUDGET_S=90`), such a file marks the run failed, so a
  * slow file cannot creep in unnoticed; one spec file run by hand on a loaded machine only warns. The
  * run's exit code stays Playwright's own: a failed test fails it as before, and this reporter can
  * only turn a passed run into a failed one (`onEnd` returning `{ status: 'failed' }` makes
@@ -88,7 +88,7 @@ export default class FileTimesReporter implements Reporter {
     }
     if (failing.length === 0) return undefined;
     if (!this.enforce) {
-      console.log('(A warning: npm test, which sets MULTIAUTH_FILE_BUDGET_S, fails on it.)');
+      console.log('(A warning: with MULTIAUTH_FILE_BUDGET_S set, the run fails on it.)');
       return undefined;
     }
     // Only a passed run is turned into a failed one; any other status is Playwright's own.

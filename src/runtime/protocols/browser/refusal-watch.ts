@@ -47,7 +47,23 @@ export async function noteMessagesBeforeSubmit(run: BrowserRun): Promise<void> {
   trackRequests(run.context);
   if (run.page.isClosed()) return;
   const shown = await readPageMessages(run.page);
+  const posts = postsOf(run);
+  const before = run.messagesBeforeSubmit;
+  // The sign-in form shown again with a message since the last submit posted: that message is
+  // the answer, not a banner, and stays one for the next command (a click that waits for an
+  // element the refused form never shows).
+  const answered = before !== undefined && shown?.passwordField === true && posts > (postsAtNote.get(run) ?? 0) && shown.messages.some((message) => !before.includes(message));
+  if (answered) return;
   run.messagesBeforeSubmit = shown?.messages ?? [];
+  postsAtNote.set(run, posts);
+}
+
+/** The POSTs a run had sent when its messages were last noted. */
+const postsAtNote = new WeakMap<BrowserRun, number>();
+
+/** The POSTs a run has sent so far. */
+function postsOf(run: BrowserRun): number {
+  return run.observed.requests.filter((request) => request.method === 'POST').length;
 }
 
 /**

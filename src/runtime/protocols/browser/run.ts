@@ -344,6 +344,8 @@ async function runCommand(
     }));
   }
   const secrets = secretsOf(run, spec.args, cmd, at('value'));
+  // Read before the command's clock starts: what the page showed is no part of the command's own time.
+  if (SUBMITS.test(name)) await noteMessagesBeforeSubmit(run);
   run.startClock();
   const before = raw.opensWindow ? new Set(run.context.pages()) : undefined;
   try {
@@ -351,7 +353,6 @@ async function runCommand(
       throw new StepFailure('window', 'the selected window has been closed');
     }
     if (run.frame.isDetached()) run.frame = run.page.mainFrame();
-    if (SUBMITS.test(name)) await noteMessagesBeforeSubmit(run);
     const decision = await watchRefusal(run, waitsForPage(name, spec, cmd.target), spec.run(run, cmd));
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
