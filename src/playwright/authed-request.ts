@@ -222,11 +222,21 @@ function askedUrl(trigger: SignedOutTrigger, requested: string, response: APIRes
 export async function signedOutAnswer(reauth: Reauthenticate, response: APIResponse, requested: string): Promise<SignedOutTrigger | undefined> {
   const trigger = reauth.signedOut(answerOf(response, requested));
   if (trigger || !reauth.readsBody(response.status(), response.headers())) return trigger;
+  return signedOutByText(reauth, response);
+}
+
+/**
+ * What an answer's text says by the user's `on_body`, for a Playwright answer of the API or a page
+ * (a body that cannot be read says nothing).
+ *
+ * @example
+ * const trigger = await signedOutByText(reauth, response);
+ */
+export async function signedOutByText(reauth: Reauthenticate, response: { status(): number; text(): Promise<string> }): Promise<SignedOutTrigger | undefined> {
   let body: string;
   try {
     body = await response.text();
   } catch {
-    // A body that cannot be read says nothing.
     return undefined;
   }
   return reauth.signedOutByBody(response.status(), body);

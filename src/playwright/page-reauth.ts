@@ -1,6 +1,6 @@
 import type { BrowserContext, Frame, Request, Response } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
-import { IDEMPOTENT, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
+import { IDEMPOTENT, signedOutByText, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
 import type { SignedOutTrigger } from './signed-out.js';
 
 /** What {@link watchPageSessions} needs of the context's session routing. */
@@ -101,7 +101,7 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
     loaded?.catch(() => undefined);
     const dead = await state.carried(request);
     if (!dead) return;
-    trigger ??= await bodyTrigger(response, reauth);
+    trigger ??= await signedOutByText(reauth, response);
     if (!trigger) return;
     const asked = 'redirect' in trigger ? firstOfChain(request) : request;
     const method = asked.method();
@@ -134,17 +134,6 @@ export function watchPageSessions(context: BrowserContext, state: PageSessionSta
 
 /** The kinds of request whose answers' text `on_body` reads. */
 const WORDED: ReadonlySet<string> = new Set(['document', 'fetch', 'xhr']);
-
-/** What the answer's text says by the user's `on_body` (a body the browser cannot give says nothing). */
-async function bodyTrigger(response: Response, reauth: Reauthenticate): Promise<SignedOutTrigger | undefined> {
-  let body: string;
-  try {
-    body = await response.text();
-  } catch {
-    return undefined;
-  }
-  return reauth.signedOutByBody(response.status(), body);
-}
 
 /** The longest redirect chain walked (browsers stop at 20). */
 const MAX_REDIRECTS = 20;
