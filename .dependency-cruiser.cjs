@@ -2,14 +2,14 @@
 // (scripts/check-layers.sh). Layers, first to last: core -> config -> compile -> runtime -> sessions
 // -> draft -> playwright | cli. A layer imports only from layers before it, and a later layer enters an
 // earlier one through its front door (its index.ts); core is a toolbox of small modules without one.
-// Inside runtime/ the rooms are layered the same way: http -> session -> template -> protocols -> engine.
+// Inside runtime/ the rooms are layered the same way: http -> mail -> session -> template -> protocols -> engine.
 
 /** Layers in order; each may import only the ones before it. */
 const LAYERS = ['core', 'config', 'compile', 'runtime', 'sessions', 'draft'];
 /** The two top layers, which must not import each other. */
 const TOPS = ['playwright', 'cli'];
 /** Rooms of src/runtime, in order. */
-const ROOMS = ['http', 'session', 'template', 'protocols', 'engine'];
+const ROOMS = ['http', 'mail', 'session', 'template', 'protocols', 'engine'];
 /** Layers whose index.ts is the only way in from another layer. */
 const DOORS = ['config', 'compile', 'runtime', 'sessions', 'draft'];
 
