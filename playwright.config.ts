@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_LEAVES_OUT } from './tests/support/lanes.js';
 
 /**
@@ -35,7 +36,10 @@ export default defineConfig({
   timeout: 60_000,
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Most tests wait on child processes, servers and browsers: Playwright's default (half the cores)
+  // would leave a 2-core machine with one worker and double the run. The quick lane's tests are
+  // in-process and short: one worker a core.
+  workers: process.env.MULTIAUTH_LANE === 'quick' ? '100%' : process.env.CI ? 2 : Math.max(2, Math.floor(availableParallelism() / 2)),
   // The file-times reporter prints the ten slowest files at the end and fails a run in which one
   // file's tests take more than 90 s together (tests/README.md, "Lanes and time").
   reporter: [process.env.CI ? ['line'] : ['list'], ['./tests/support/file-times-reporter.ts', { allowedOver: OVER_BUDGET_FOR_NOW }]],
