@@ -39,8 +39,6 @@ export const OVER_BUDGET_FOR_NOW: Record<string, string> = {
   'playwright/shards.spec.ts': 'serial, five tests of up to four child runs each: split by concern (Redis store, locks, rotation and bundles)',
   'playwright/denials.spec.ts': 'six tests of one or two child runs: merge the runs of a test into one child run with projects side by side',
   'playwright/passkeys.spec.ts': 'three rounds of child runs in one test',
-  'fuzz/validate-fuzz.spec.ts': 'the in-process loop of 2,500 configs, a minute and more of yaml and zod (the CLI test checks its cases in-process now): two tests of half the cases each, or one file each',
-  'examples/demo-project.spec.ts': 'the demo suite in child runs',
   'playwright/access-matrix.spec.ts': 'one large child run',
   'audit/long-secret-leak.spec.ts': 'CLI children and a traced child run on a 100,000-character token',
   'playwright/fixtures.spec.ts': 'three child runs in a row (the cache across runs)',
