@@ -23,10 +23,7 @@ const LONG_FIRST = [
   'package/cjs-tarball.spec.ts',
   'playwright/shards.spec.ts',
   'playwright/denials.spec.ts',
-  'fuzz/validate-fuzz.spec.ts',
   'playwright/access-matrix.spec.ts',
-  'examples/demo-project.spec.ts',
-  'e2e-protocols/django-access-matrix.spec.ts',
   'playwright/passkeys.spec.ts',
 ].map((file) => `**/tests/${file}`);
 

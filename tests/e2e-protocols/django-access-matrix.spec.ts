@@ -16,7 +16,7 @@ import { removeTempDirs, tempDir } from '../support/temp-files.js';
 const test = base.extend<object, { django: DjangoServer }>({
   django: [
     async ({}, use) => {
-      const django = await startDjango({ roles: true });
+      const django = await startDjango();
       await use(django);
       await django.stop();
     },
@@ -60,9 +60,9 @@ procedures:
       - { location: cookie, key: sessionid, variable: session }
 users:
 ${user('admin', { username: django.username, password: django.password })}
-${user('viewer', django.roles.viewer!)}
-${user('staff', django.roles.staff!)}
-${user('member', django.roles.member!)}   # active, not staff
+${user('viewer', django.roles.viewer)}
+${user('staff', django.roles.staff)}
+${user('member', django.roles.member)}   # active, not staff
 access:
   requests:   # the admin's pages of django.contrib.auth's two models
     - { name: admin index, url: "${django.url}/admin/" }
@@ -98,7 +98,7 @@ test('Django admin: --update records its documented permissions, the matrix then
   expect(observed.cells.viewer['add a user']).toMatchObject({ outcome: 'deny', status: 403 });
   expect(observed.cells.member['users changelist']).toMatchObject({ outcome: 'deny', status: 302, why: 'a redirect to the login page (/admin/login/)' });
   expect(matches.stdout).not.toContain(django.password);
-  expect(matches.stdout).not.toContain(django.roles.viewer!.password);
+  expect(matches.stdout).not.toContain(django.roles.viewer.password);
 
   await django.shell("from django.contrib.auth.models import User; User.objects.get(username='viewer').user_permissions.clear()");
   const broken = await runCliAsync(['matrix'], { cwd: dir });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './root.js';
 import { withoutRunnerVariables } from './child-playwright.js';
+import { oncePerRun } from './once-per-run.js';
 
 /** The package's manifest, as the tests read it. */
 export const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -95,58 +95,33 @@ export interface Packed {
 /** Waiting for another worker's pack: it installs the dependencies too, a minute or two when loaded. */
 const PACK_WAIT_MS = 240_000;
 
-/** A pack older than this belongs to a finished run (a run of tests/package takes minutes). */
-const STALE_PACK_MS = 2 * 60 * 60 * 1000;
-const PACK_PREFIX = 'multiauth-packed-';
-
-/** Removes the packs of earlier runs (36 MB each, with their dependencies). */
-function removeStalePacks(now: number): void {
-  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PACK_PREFIX))) {
-    const path = join(tmpdir(), name);
-    try {
-      if (now - statSync(path).mtimeMs > STALE_PACK_MS) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Removed by another run meanwhile.
-    }
-  }
-}
-
 /**
  * Packs the package once per test run (every worker of the run shares it; a rebuild packs anew), and
- * unpacks it with its production dependencies installed, as a linked copy of it would be: the
- * run's workers are children of one runner, so its pid and the build's time name the run's pack.
+ * unpacks it with its production dependencies installed, as a linked copy of it would be.
  *
  * @example
  * const { tarball, unpacked } = await packOnce();
  */
 export async function packOnce(): Promise<Packed> {
   const built = Math.floor(statSync(join(ROOT, 'dist', 'index.js')).mtimeMs);
-  const home = join(tmpdir(), `${PACK_PREFIX}${process.ppid}-${built}`);
-  const done = join(home, 'done');
-  const tarball = join(home, `playwright-multiauth-${PACKAGE.version}.tgz`);
-  const unpacked = join(home, 'package');
-  try {
-    mkdirSync(home);
-  } catch {
-    for (const started = Date.now(); !existsSync(done); ) {
-      if (Date.now() - started > PACK_WAIT_MS) throw new Error(`the pack in ${home} did not finish`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    return { tarball, unpacked };
-  }
-  removeStalePacks(Date.now());
+  const home = await oncePerRun({ name: 'packed', key: String(built), waitMs: PACK_WAIT_MS, build: pack });
+  return { tarball: join(home, TARBALL), unpacked: join(home, 'package') };
+}
+
+const TARBALL = `playwright-multiauth-${PACKAGE.version}.tgz`;
+
+/** `npm pack` into `home`, and the tarball unpacked into `home/package` with its production dependencies. */
+async function pack(home: string): Promise<void> {
   const env = installEnv();
   const packed = await run('npm', ['pack', '--silent', '--pack-destination', home], ROOT, env);
-  if (packed.code !== 0 || !existsSync(tarball)) throw new Error(`npm pack failed:\n${packed.output}`);
+  if (packed.code !== 0 || !existsSync(join(home, TARBALL))) throw new Error(`npm pack failed:\n${packed.output}`);
   const staging = join(home, 'staging');
   mkdirSync(staging);
-  const untar = await run('tar', ['xzf', tarball, '-C', staging], home, env);
+  const untar = await run('tar', ['xzf', join(home, TARBALL), '-C', staging], home, env);
   if (untar.code !== 0) throw new Error(`tar failed:\n${untar.output}`);
   const deps = await run('npm', ['install', '--omit=dev', '--no-package-lock', '--ignore-scripts'], join(staging, 'package'), env);
   if (deps.code !== 0) throw new Error(`installing the package's dependencies failed:\n${deps.output}`);
-  renameSync(join(staging, 'package'), unpacked);
-  writeFileSync(done, '');
-  return { tarball, unpacked };
+  renameSync(join(staging, 'package'), join(home, 'package'));
 }
 
 /**

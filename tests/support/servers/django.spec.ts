@@ -21,3 +21,19 @@ test('Django\'s admin answers a wrong password with 200 and its form again, with
     await django.stop();
   }
 });
+
+test('two Django servers of a run start from one migrated project, each with its own database', async () => {
+  test.setTimeout(180_000);
+  const [first, second] = await Promise.all([startDjango(), startDjango()]);
+  try {
+    expect(first.url).not.toBe(second.url);
+    const users = "print(sorted(User.objects.values_list('username', flat=True)))";
+    const withUser = 'from django.contrib.auth.models import User';
+    expect((await first.shell(`${withUser}; User.objects.create_user('only-in-first', password='x'); ${users}`)).trim())
+      .toBe("['admin', 'member', 'only-in-first', 'staff', 'viewer']");
+    // The second has the run's users (the role users too), not the first one's new user.
+    expect((await second.shell(`${withUser}; ${users}`)).trim()).toBe("['admin', 'member', 'staff', 'viewer']");
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
+});
