@@ -1,4 +1,4 @@
-import { c, expect, failureAfterOpen, op, run, test } from './support.js';
+import { SHORT_WAIT, c, expect, failureAfterOpen, op, run, test } from './support.js';
 
 /** [command, target, value that holds on controls.html, value that does not]. */
 const CASES: Array<[command: string, target: string, holds: string, fails: string]> = [
@@ -41,10 +41,10 @@ test('every assertion and its verify twin pass when the page holds what they exp
 for (const [command, target, , fails] of CASES) {
   for (const name of [command, verify(command)]) {
     test(`${name} fails when the page does not hold the value`, async ({ context, pages }) => {
-      const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c(name, target, fails)], 1);
+      const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c(name, target, fails)], SHORT_WAIT);
       expect(error.code).toBe('BROWSER_STEP_FAILED');
       expect(error.message).toContain(`command 1 (${name} "${target}")`);
-      expect(error.message).toMatch(/(does not equal the expected value|equals the value it must not) \(still not after 1s\)/);
+      expect(error.message).toMatch(new RegExp(`(does not equal the expected value|equals the value it must not) \\(still not after ${String(SHORT_WAIT).replace('.', '\\.')}s\\)`));
     });
   }
 }
@@ -52,7 +52,7 @@ for (const [command, target, , fails] of CASES) {
 for (const [command, , fails] of STATES) {
   for (const name of [command, verify(command)]) {
     test(`${name} fails on ${fails}`, async ({ context, pages }) => {
-      const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c(name, fails)], 1);
+      const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c(name, fails)], SHORT_WAIT);
       expect(error.code).toBe('BROWSER_STEP_FAILED');
       expect(error.message).toContain(`command 1 (${name} "${fails}")`);
     });
@@ -60,16 +60,16 @@ for (const [command, , fails] of STATES) {
 }
 
 test('assertText reports the text it saw; assertTitle the title', async ({ context, pages }) => {
-  const text = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('assertText', 'id=hover', 'Hover you')], 1);
+  const text = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('assertText', 'id=hover', 'Hover you')], SHORT_WAIT);
   expect(text.message).toContain('actual: "Hover me"');
-  const title = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('verifyTitle', 'Dashboard')], 1);
-  expect(title.message).toContain('the page title does not equal the expected title (still not after 1s); actual: "Controls"');
+  const title = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('verifyTitle', 'Dashboard')], SHORT_WAIT);
+  expect(title.message).toContain(`the page title does not equal the expected title (still not after ${SHORT_WAIT}s); actual: "Controls"`);
 });
 
 test('assert and verify compare a variable with the value, as text', async ({ context, pages }) => {
   await run(context, op([c('open', `${pages.url}/form.html`), c('storeJson', '[1,2]', 'list'), c('assert', 'list', '[1,2]')]));
-  const mismatch = await failureAfterOpen(context, `${pages.url}/form.html`, [c('store', 'one', 'v'), c('verify', 'v', 'two')], 1);
+  const mismatch = await failureAfterOpen(context, `${pages.url}/form.html`, [c('store', 'one', 'v'), c('verify', 'v', 'two')], SHORT_WAIT);
   expect(mismatch.message).toContain('the variable "v" does not equal the expected value');
-  const unset = await failureAfterOpen(context, `${pages.url}/form.html`, [c('assert', 'nothing', '')], 1);
+  const unset = await failureAfterOpen(context, `${pages.url}/form.html`, [c('assert', 'nothing', '')], SHORT_WAIT);
   expect(unset.message).toContain('the variable "nothing" is not set');
 });

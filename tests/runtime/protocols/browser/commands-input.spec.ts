@@ -1,4 +1,4 @@
-import { c, expect, failure, failureAfterOpen, op, run, test } from './support.js';
+import { SHORT_WAIT, c, expect, failure, failureAfterOpen, op, run, test } from './support.js';
 
 test('type replaces the value of inputs (password included) and sets the value of other inputs', async ({ context, pages }) => {
   const result = await run(
@@ -73,7 +73,7 @@ test('select by label, value, index, id and bare label; addSelection and removeS
 });
 
 test('select fails when no option matches', async ({ context, pages }) => {
-  const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('select', 'id=single', 'label=Omega')], 1);
+  const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('select', 'id=single', 'label=Omega')], SHORT_WAIT);
   expect(error.message).toContain('no option matches the value (label=)');
 });
 

@@ -1,4 +1,4 @@
-import { c, expect, failureAfterOpen, op, run, test } from './support.js';
+import { SHORT_WAIT, c, expect, failureAfterOpen, op, run, test } from './support.js';
 
 test('click follows a link; doubleClick, clickAt and doubleClickAt hit the element where told', async ({ context, pages }) => {
   const result = await run(
@@ -87,7 +87,7 @@ test('check and uncheck toggle checkboxes and radios, leaving them alone when al
 });
 
 test('click fails on a disabled element after the timeout', async ({ context, pages }) => {
-  const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('click', 'id=disabled')], 1);
+  const error = await failureAfterOpen(context, `${pages.url}/controls.html`, [c('click', 'id=disabled')], SHORT_WAIT);
   expect(error.code).toBe('BROWSER_STEP_FAILED');
   expect(error.message).toContain('command 1 (click "id=disabled")');
   expect(error.message).toMatch(/Timeout \d+ms exceeded/);

@@ -1,4 +1,4 @@
-import { c, expect, failure, failureAfterOpen, op, run, test } from './support.js';
+import { SHORT_WAIT, c, expect, failure, failureAfterOpen, op, run, test } from './support.js';
 
 test.describe('open', () => {
   test('opens absolute URLs, then relative ones against the first absolute open', async ({ context, pages }) => {
@@ -107,7 +107,7 @@ test('opensWindow fails when no window opens', async ({ context, pages }) => {
 });
 
 test('selectWindow fails for a window that never appears, and a closed window must be reselected', async ({ context, pages }) => {
-  const missing = await failureAfterOpen(context, `${pages.url}/popup.html`, [c('selectWindow', 'win_ser_3')], 1);
+  const missing = await failureAfterOpen(context, `${pages.url}/popup.html`, [c('selectWindow', 'win_ser_3')], SHORT_WAIT);
   expect(missing.message).toContain('no window matches "win_ser_3"');
   const closed = await failure(
     context,

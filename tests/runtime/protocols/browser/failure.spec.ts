@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { c, expect, failure, failureAfterOpen, op, test } from './support.js';
+import { SHORT_WAIT, c, expect, failure, failureAfterOpen, op, test } from './support.js';
 
 const SECRET = 'hunter2-secret-value';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
@@ -43,7 +43,7 @@ test.describe('a failing command', () => {
       context,
       `${pages.url}/controls.html`,
       [c('type', 'id=disabled', '{{password}}'), c('sendKeys', 'id=keys', 'x')],
-      1,
+      SHORT_WAIT,
       { password: SECRET },
       { screenshotDir: dir },
     );
@@ -54,7 +54,7 @@ test.describe('a failing command', () => {
       context,
       `${pages.url}/controls.html`,
       [c('sendKeys', 'id=disabled', '{{password}}${KEY_ENTER}')],
-      1,
+      SHORT_WAIT,
       { password: SECRET },
       { screenshotDir: dir },
     );
@@ -78,7 +78,7 @@ test.describe('a failing command', () => {
 });
 
 test('screenshots go to test-results/multiauth/ by default', async ({ context, pages }) => {
-  const error = await failureAfterOpen(context, `${pages.url}/form.html`, [c('click', 'id=missing')], 1);
+  const error = await failureAfterOpen(context, `${pages.url}/form.html`, [c('click', 'id=missing')], SHORT_WAIT);
   const path = /screenshot: (.+\.png)$/.exec(error.message)?.[1] ?? '';
   expect(path.startsWith(resolve('test-results', 'multiauth'))).toBe(true);
   expect(existsSync(path)).toBe(true);
@@ -114,7 +114,7 @@ test('a site that cannot be reached says so', async ({ context }) => {
 test('a failure on a URL that carries an authorization code shows the URL without its query values', async ({ context, pages }) => {
   const code = 'unredeemed-code-4711';
   const url = `${pages.url}/welcome.html?code=${code}&state=st-1#frag-secret`;
-  const error = await failureAfterOpen(context, url, [c('assertTitle', 'Nope')], 1);
+  const error = await failureAfterOpen(context, url, [c('assertTitle', 'Nope')], SHORT_WAIT);
   const text = `${error.message}\n${error.render?.()}`;
   expect(text).toContain(`${pages.url}/welcome.html?code=…&state=…`);
   for (const secret of [code, 'st-1', 'frag-secret']) expect(text).not.toContain(secret);

@@ -1,5 +1,5 @@
 import { locatorCandidates, parseLocator, toSelector } from '../../../../src/runtime/protocols/browser/locators.js';
-import { c, expect, failureAfterOpen, op, run, test } from './support.js';
+import { SHORT_WAIT, c, expect, failureAfterOpen, op, run, test } from './support.js';
 
 test.describe('parseLocator', () => {
   test('reads prefixes, bare XPath and bare CSS', () => {
@@ -91,9 +91,9 @@ test('a target with alternatives that all fail names how many were tried', async
     context,
     `${pages.url}/form.html`,
     [c('click', 'id=nope', '', { targets: [['css=#nope2', 'css:finder'], ['xpath=//nope', 'xpath:position']] })],
-    1,
+    SHORT_WAIT,
   );
-  expect(error.message).toContain('no element matches the target nor any of its 2 alternatives in targets within 1s');
+  expect(error.message).toContain(`no element matches the target nor any of its 2 alternatives in targets within ${SHORT_WAIT}s`);
 });
 
 test('a target with a prefix multiauth does not know still falls back to its alternatives', async ({ context, pages }) => {

@@ -95,6 +95,13 @@ export async function failure(...args: Parameters<typeof run>): Promise<Error & 
 }
 
 /**
+ * Seconds a command that is meant to fail is given (`failureAfterOpen(…, SHORT_WAIT)`): its message
+ * states them ("still not after 0.5s", "within 0.5s"). Half a second: a failing command waits out
+ * its whole time, and the page it reads is loaded already.
+ */
+export const SHORT_WAIT = 0.5;
+
+/**
  * Opens `url` in a step of its own (with the default time), then runs `commands` with `wait`
  * seconds per command and returns the error they throw: short timeouts for the commands under
  * test without making page loads flaky on a busy machine.
