@@ -126,11 +126,6 @@ class PageChanges {
     });
   }
 
-  /** Has the next look come soon ({@link WATCH_MS}), as after a change. */
-  again(): void {
-    this.changed = true;
-  }
-
   /** Forgets the changes so far: the look about to start sees them. */
   seen(): void {
     this.changed = false;
@@ -208,9 +203,7 @@ export async function watchRefusal<T>(run: BrowserRun, waits: boolean, work: Pro
     // Watched before it is read: a change while the read runs wakes the next look.
     changes.watch(run.page);
     const page = await readPageMessages(run.page);
-    if (stopped) return;
-    // A page too busy to be read in time is looked at again soon, not after a long quiet.
-    if (!page) return changes.again();
+    if (stopped || !page) return;
     const before = run.messagesBeforeSubmit;
     const fresh = (before ? page.messages.filter((message) => !before.includes(message)) : page.passwordField ? page.messages : []).slice(0, QUOTED);
     // Shown while a request is under way ("Signing in"), a message is not the answer yet.
