@@ -78,42 +78,6 @@ export async function readPageMessages(page: Page): Promise<PageMessages | undef
   }
 }
 
-/**
- * Resolves when the document of `page` changes (an element added, removed or changed, an attribute,
- * a text), when it goes away (a navigation, a closed window), or after `ms`: what a watcher of the
- * page's messages waits for instead of reading them again and again. Never rejects.
- *
- * @example
- * await untilPageChanges(page, 2000); // then read the messages again
- */
-export async function untilPageChanges(page: Page, ms: number): Promise<void> {
-  if (page.isClosed()) return;
-  // A page busy with a script or a dialog answers late or never: the wait ends on time anyway.
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms + READ_MS);
-  });
-  try {
-    await Promise.race([page.evaluate(inPageChange, ms).catch(() => undefined), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Runs in the page: self-contained; leaves no observer or timer behind once it resolved. */
-function inPageChange(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      observer.disconnect();
-      clearTimeout(timer);
-      resolve();
-    };
-    const observer = new MutationObserver(done);
-    const timer = setTimeout(done, ms);
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  });
-}
-
 /** Runs in the page: self-contained. */
 function inPage(): PageMessages {
   const visible = (element: Element): boolean => {
