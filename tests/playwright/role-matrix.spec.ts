@@ -1,17 +1,25 @@
 import { test, expect, MULTI_CONFIG } from './support.js';
-import { runInlineProject, inlineConfig } from '../support/inline-project.js';
+import { runInlineProject, inlineConfig, projectResults, type InlineResult, type ProjectResult } from '../support/inline-project.js';
 
 test.describe.configure({ timeout: 180_000 });
 
-test('authProjects runs the same specs as every user; viewers are refused what admins may do', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'playwright.config.ts': inlineConfig(`projects: (await import('playwright-multiauth')).authProjects({ name: 'api' }, { config: 'multiauth.yaml' }),`).replace(
-        'export default defineConfig(',
-        'export default defineConfig(',
-      ),
-      'multiauth.yaml': MULTI_CONFIG,
-      'delete.spec.ts': `
+// One child run for what needs no run of its own: the role matrix's projects (authProjects), the
+// describe loops (authUsers) and signInAs, each its own project, side by side, all run from another
+// folder (-c sub/playwright.config.ts) with a decoy config in the current one, so that each also
+// shows the config beside the Playwright config is the one read. The tests below read its results.
+const SHARED_RUN_FILES = {
+  // The current folder's config must not be the one read.
+  'multiauth.yaml': 'users:\n  - { name: zed, credentials: { username: zed, password: zed-password } }\n',
+  'sub/multiauth.yaml': MULTI_CONFIG,
+  // signInAs's project runs first, so that its users sign in there rather than come from the cache.
+  'sub/playwright.config.ts': inlineConfig(`projects: [
+    { name: 'two', testMatch: /two\\.spec\\.ts/ },
+    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /delete\\.spec\\.ts/, dependencies: ['two'] }, { config: 'multiauth.yaml' }),
+    ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /matrix\\.spec\\.ts/, dependencies: ['two'] }, { users: ['bob'] }),
+    { name: 'loops', testMatch: /loop\\.spec\\.ts/, dependencies: ['two'] },
+    { name: 'order', testMatch: /order\\.spec\\.ts/, dependencies: ['two'] },
+  ],`).replace("'report.json'", "'../report.json'"),
+  'sub/delete.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test('delete an item', async ({ authedRequest, authSession }, testInfo) => {
   // carol's token rides in the body of requests that have one (her http preset injects it there).
@@ -22,13 +30,97 @@ test('delete an item', async ({ authedRequest, authSession }, testInfo) => {
   expect(authSession?.user).toBe(me.user);
 });
 `,
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('4 passed');
-  expect(result.report.suites.length).toBeGreaterThan(0);
-  expect(result.output).toMatch(/\[api-alice\]/);
-  expect(result.output).toMatch(/\[api-dave\]/);
+  'sub/order.spec.ts': `
+import { test, expect, authUsers } from 'playwright-multiauth';
+test('all users', () => { expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']); });
+for (const user of authUsers({ users: ['dave', 'alice'] })) {
+  test.describe(user, () => {
+    test.use({ authUser: user });
+    test('whoami ' + user, async ({ authedRequest }) => {
+      expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user);
+    });
+  });
+}
+`,
+  'sub/two.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'bob' });
+test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
+  expect((await authedRequest.delete('/admin/items/2')).status()).toBe(403);
+  const alice = await signInAs('alice');
+  expect((await (await alice.request.get('/whoami')).json()).user).toBe('alice');
+  expect((await alice.request.delete('/admin/items/2')).status()).toBe(200);
+  const page = await alice.page;
+  await page.goto('/');
+  const seen = await page.evaluate(async () => (await fetch('/whoami')).json());
+  expect(seen.user).toBe('alice');
+});
+`,
+  'sub/tests/matrix.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test('as the project user', async ({ authedRequest }) => {
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
+});
+`,
+  // A spec in a folder below the Playwright config's: found by going up from the spec.
+  'sub/tests/loop.spec.ts': `
+import { test, expect, authUsers } from 'playwright-multiauth';
+test('names', () => {
+  expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']);
+  expect(authUsers({ config: 'multiauth.yaml' })).toEqual(['alice', 'bob', 'carol', 'dave']);
+});
+for (const user of authUsers({ users: ['carol'] })) {
+  test.describe(user, () => {
+    test.use({ authUser: user });
+    test('signed in by the fixtures from the same file', async ({ authedRequest }) => {
+      // carol's token rides in the body (her http preset injects it there).
+      expect((await (await authedRequest.post('/whoami', { data: {} })).json()).user).toBe(user);
+    });
+  });
+}
+`,
+};
+
+test.describe('one run, a project each', () => {
+  // In order in one worker, so that the run is made once for them all.
+  test.describe.configure({ mode: 'default' });
+  let shared: InlineResult;
+  let projects: Record<string, ProjectResult>;
+  test.beforeAll(async ({ demo, echo }) => {
+    // A hook's timeout is not the file's: the run takes as long as a test of its own did.
+    test.setTimeout(180_000);
+    demo.reset();
+    shared = await runInlineProject(SHARED_RUN_FILES, { env: { DEMO_URL: demo.url, ECHO_URL: echo.url }, args: ['-c', 'sub/playwright.config.ts'] });
+    projects = projectResults(shared);
+  });
+
+  test('authProjects runs the same specs as every user; viewers are refused what admins may do', () => {
+    for (const user of ['alice', 'bob', 'carol', 'dave']) expect(projects[`api-${user}`], shared.output).toMatchObject({ passed: 1, failed: 0 });
+    expect(Object.keys(projects).filter((name) => name.startsWith('api-')).sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave']);
+    expect(shared.report.suites.length).toBeGreaterThan(0);
+    expect(shared.output).toMatch(/\[api-alice\]/);
+    expect(shared.output).toMatch(/\[api-dave\]/);
+  });
+
+  test('authUsers lists users synchronously for describe loops, and a chosen subset stays in order', () => {
+    expect(projects.order, shared.output).toMatchObject({ passed: 3, failed: 0 });
+    expect(Object.keys(projects.order?.annotations ?? {})).toEqual(['all users', 'whoami dave', 'whoami alice']);
+  });
+
+  test('signInAs acts as a second user in the same test', () => {
+    expect(projects.two, shared.output).toMatchObject({ passed: 1, failed: 0 });
+    expect(projects.two?.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob', 'bob: signed in', 'alice', 'alice: signed in']);
+  });
+
+  test('run from another folder (-c sub/playwright.config.ts), authUsers and authProjects read the config beside the Playwright config, as the fixtures do', () => {
+    expect(shared.exitCode, shared.output).toBe(0);
+    expect(shared.failed).toBe(0);
+    expect(projects['matrix-bob'], shared.output).toMatchObject({ passed: 1, failed: 0 });
+    expect(projects.loops, shared.output).toMatchObject({ passed: 2, failed: 0 });
+    expect([...Object.keys(projects['matrix-bob']?.annotations ?? {}), ...Object.keys(projects.loops?.annotations ?? {})].sort()).toEqual(['as the project user', 'names', 'signed in by the fixtures from the same file']);
+    // Nothing ran as the current folder's user.
+    expect(Object.keys(projects).sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave', 'loops', 'matrix-bob', 'order', 'two']);
+  });
 });
 
 /** The spec of the worker-share runs: each test says which project ran it in which worker. */
@@ -88,28 +180,6 @@ test('a config that sets more workers than authProjects was told is warned once,
   ]);
 });
 
-test('authUsers lists users synchronously for describe loops, and a chosen subset stays in order', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
-      'loop.spec.ts': `
-import { test, expect, authUsers } from 'playwright-multiauth';
-test('all users', () => { expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']); });
-for (const user of authUsers({ users: ['dave', 'alice'] })) {
-  test.describe(user, () => {
-    test.use({ authUser: user });
-    test('whoami ' + user, async ({ authedRequest }) => {
-      expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user);
-    });
-  });
-}
-`,
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('3 passed');
-});
-
 test('an unknown user in authUsers fails the run with a clear message, not a stack', async ({ demoEnv }) => {
   const result = await runInlineProject(
     {
@@ -125,70 +195,4 @@ for (const user of authUsers({ users: ['mallory'] })) test(user, () => {});
   expect(result.output).toContain('unknown user "mallory"');
   expect(result.output).toContain('Configured users: alice, bob, carol, dave.');
   expect(result.output).not.toMatch(/at .*role-matrix\.js/);
-});
-
-test('signInAs acts as a second user in the same test', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
-      'two.spec.ts': `
-import { test, expect } from 'playwright-multiauth';
-test.use({ authUser: 'bob' });
-test('bob is refused, alice may', async ({ authedRequest, signInAs }) => {
-  expect((await authedRequest.delete('/admin/items/2')).status()).toBe(403);
-  const alice = await signInAs('alice');
-  expect((await (await alice.request.get('/whoami')).json()).user).toBe('alice');
-  expect((await alice.request.delete('/admin/items/2')).status()).toBe(200);
-  const page = await alice.page;
-  await page.goto('/');
-  const seen = await page.evaluate(async () => (await fetch('/whoami')).json());
-  expect(seen.user).toBe('alice');
-});
-`,
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('1 passed');
-  expect(result.annotations['bob is refused, alice may']?.map((a) => a.description)).toEqual(['bob', 'bob: signed in', 'alice', 'alice: signed in']);
-});
-
-test('run from another folder (-c sub/playwright.config.ts), authUsers and authProjects read the config beside the Playwright config, as the fixtures do', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      // The current folder's config must not be the one read.
-      'multiauth.yaml': 'users:\n  - { name: zed, credentials: { username: zed, password: zed-password } }\n',
-      'sub/multiauth.yaml': MULTI_CONFIG,
-      'sub/playwright.config.ts': inlineConfig(`projects: [
-    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /matrix\\.spec\\.ts/ }, { users: ['bob'] }),
-    { name: 'loops', testMatch: /loop\\.spec\\.ts/ },
-  ],`).replace("'report.json'", "'../report.json'"),
-      'sub/tests/matrix.spec.ts': `
-import { test, expect } from 'playwright-multiauth';
-test('as the project user', async ({ authedRequest }) => {
-  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
-});
-`,
-      // A spec in a folder below the Playwright config's: found by going up from the spec.
-      'sub/tests/loop.spec.ts': `
-import { test, expect, authUsers } from 'playwright-multiauth';
-test('names', () => {
-  expect(authUsers()).toEqual(['alice', 'bob', 'carol', 'dave']);
-  expect(authUsers({ config: 'multiauth.yaml' })).toEqual(['alice', 'bob', 'carol', 'dave']);
-});
-for (const user of authUsers({ users: ['carol'] })) {
-  test.describe(user, () => {
-    test.use({ authUser: user });
-    test('signed in by the fixtures from the same file', async ({ authedRequest }) => {
-      // carol's token rides in the body (her http preset injects it there).
-      expect((await (await authedRequest.post('/whoami', { data: {} })).json()).user).toBe(user);
-    });
-  });
-}
-`,
-    },
-    { env: demoEnv, args: ['-c', 'sub/playwright.config.ts'] },
-  );
-  expect(result.output).toContain('3 passed');
-  expect(result.exitCode).toBe(0);
-  expect(Object.keys(result.annotations).sort()).toEqual(['as the project user', 'names', 'signed in by the fixtures from the same file']);
 });

@@ -24,7 +24,7 @@ interface JsonReport {
 }
 interface JsonSuite {
   title: string;
-  specs: Array<{ title: string; tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ status: string; errors: Array<{ message?: string }> }> }> }>;
+  specs: Array<{ title: string; tests: Array<{ projectName: string; status: string; annotations: Array<{ type: string; description?: string }>; results: Array<{ status: string; errors: Array<{ message?: string }> }> }> }>;
   suites?: JsonSuite[];
 }
 
@@ -83,4 +83,40 @@ export async function runInlineProject(
   };
   report.suites.forEach(visit);
   return { exitCode, output, report, dir, passed: report.stats.expected, failed: report.stats.unexpected, annotations };
+}
+
+/** What the tests of one project of an inline run did. */
+export interface ProjectResult {
+  /** Tests that ended as expected (Playwright's `expected`). */
+  passed: number;
+  /** Tests that did not (`unexpected`). */
+  failed: number;
+  /** Annotations of the project's tests, by test title. */
+  annotations: Record<string, Array<{ type: string; description?: string }>>;
+}
+
+/**
+ * The results of an inline run, project by project (from its JSON report): what one child run with
+ * several projects side by side did for each, as separate runs would tell it.
+ *
+ * @example
+ * const result = await runInlineProject({ ...files, 'playwright.config.ts': inlineConfig(`projects: [{ name: 'a', testMatch: 'a.spec.ts' }, { name: 'b', testMatch: 'b.spec.ts' }],`) });
+ * expect(projectResults(result).a?.passed).toBe(1);
+ */
+export function projectResults(result: Pick<InlineResult, 'report'>): Record<string, ProjectResult> {
+  const projects = new Map<string, ProjectResult>();
+  const visit = (suite: JsonSuite): void => {
+    for (const spec of suite.specs) {
+      for (const test of spec.tests) {
+        const project = projects.get(test.projectName) ?? { passed: 0, failed: 0, annotations: {} };
+        projects.set(test.projectName, project);
+        if (test.status === 'expected') project.passed++;
+        if (test.status === 'unexpected') project.failed++;
+        project.annotations[spec.title] = [...(project.annotations[spec.title] ?? []), ...test.annotations];
+      }
+    }
+    suite.suites?.forEach(visit);
+  };
+  result.report.suites.forEach(visit);
+  return Object.fromEntries(projects);
 }
