@@ -20,7 +20,7 @@ function browserPath(): string | undefined {
 const LONG_FIRST = [
   'package/install-shapes/*.spec.ts',
   'package/cjs-tarball.spec.ts',
-  'playwright/shards.spec.ts',
+  'playwright/shard*.spec.ts',
   'playwright/denials.spec.ts',
   'fuzz/validate-fuzz.spec.ts',
   'playwright/access-matrix.spec.ts',
