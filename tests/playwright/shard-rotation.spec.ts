@@ -42,10 +42,8 @@ users:
   - { name: bob, credentials: { username: bob, password: bob-password }, procedure: login, refresh: { procedure: renew, keep: true } }
 `;
 
-// alice and bob side by side (a worker each): each shard waits through the two expiries once, not once per user.
 const ROTATING_SPEC = `
 import { test, expect } from 'playwright-multiauth';
-test.describe.configure({ mode: 'parallel' });
 for (const user of ['alice', 'bob']) {
   test.describe(() => {
     test.use({ authUser: user });
