@@ -21,7 +21,7 @@ function browserPath(): string | undefined {
 const LONG_FIRST = [
   'package/install-shapes/*.spec.ts',
   'package/cjs-tarball.spec.ts',
-  'playwright/shards.spec.ts',
+  'playwright/shard*.spec.ts',
   'playwright/denials.spec.ts',
   'playwright/access-matrix.spec.ts',
   'playwright/passkeys.spec.ts',

@@ -1,5 +1,5 @@
 import { test, expect, MULTI_CONFIG } from './support.js';
-import { runInlineProject } from '../support/inline-project.js';
+import { runInlineProject, type InlineResult } from '../support/inline-project.js';
 
 /** A spec per user that asserts, from inside the child run, what the demo server sees. */
 function whoamiSpec(user: string, via: string): string {
@@ -50,8 +50,14 @@ test('each injection location reaches the server from authedRequest and from the
   expect(demo.counters.signIns).toEqual({ alice: 2, bob: 2, carol: 2, dave: 2 });
 });
 
-test('a test without authUser is not signed in', async ({ demoEnv }) => {
-  const result = await runInlineProject(
+/**
+ * One child run for the two tests below, made by the first of them to run (in this file's worker,
+ * with its demo server): a signed-out test and two tests of alice, on one worker so that the second
+ * reuses the first's sign-in in that worker.
+ */
+let oneWorkerRun: Promise<InlineResult> | undefined;
+function runOnOneWorker(demoEnv: Record<string, string>): Promise<InlineResult> {
+  return (oneWorkerRun ??= runInlineProject(
     {
       'multiauth.yaml': MULTI_CONFIG,
       'anon.spec.ts': `
@@ -63,16 +69,6 @@ test('anonymous', async ({ authedRequest, authSession, page }) => {
   await expect(page.locator('body')).toContainText('no credentials');
 });
 `,
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('1 passed');
-});
-
-test('annotations name the user and how it was authenticated, and nothing secret', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
       'a.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test.use({ authUser: 'alice' });
@@ -81,8 +77,32 @@ test('second', async ({ authedRequest }) => { expect((await authedRequest.get('/
 `,
     },
     { env: demoEnv, args: ['--workers=1'] },
-  );
-  expect(result.exitCode).toBe(0);
+  ));
+}
+
+/** The status of the one result of the test titled `title` in `result`'s report. */
+function statusOf(result: InlineResult, title: string): string | undefined {
+  type Suite = { specs: Array<{ title: string; tests: Array<{ results: Array<{ status: string }> }> }>; suites?: Suite[] };
+  const find = (suites: Suite[]): string | undefined => {
+    for (const suite of suites) {
+      const spec = suite.specs.find((s) => s.title === title);
+      if (spec) return spec.tests[0]?.results[0]?.status;
+      const inner = find(suite.suites ?? []);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return find(result.report.suites as unknown as Suite[]);
+}
+
+test('a test without authUser is not signed in', async ({ demoEnv }) => {
+  const result = await runOnOneWorker(demoEnv);
+  expect(statusOf(result, 'anonymous'), result.output).toBe('passed');
+});
+
+test('annotations name the user and how it was authenticated, and nothing secret', async ({ demoEnv }) => {
+  const result = await runOnOneWorker(demoEnv);
+  expect(result.exitCode, result.output).toBe(0);
   expect(result.annotations.first).toEqual([
     { type: 'multiauth-user', description: 'alice' },
     { type: 'multiauth', description: 'alice: signed in' },

@@ -36,7 +36,7 @@ export const QUICK_LANE_FORBIDDEN = [
  * fails the run. A file leaves this list when it is split or made cheaper; none is added to it.
  */
 export const OVER_BUDGET_FOR_NOW: Record<string, string> = {
-  'playwright/shards.spec.ts': 'serial, five tests of up to four child runs each: split by concern (Redis store, locks, rotation and bundles)',
+  'playwright/shards.spec.ts': 'three tests of four shards or two (child runs), side by side now; the locks, rotation and bundles are files of their own: not measured under 90 s yet on a quiet machine',
   'playwright/denials.spec.ts': 'six tests of one or two child runs: merge the runs of a test into one child run with projects side by side',
   'playwright/passkeys.spec.ts': 'three rounds of child runs in one test',
   'playwright/access-matrix.spec.ts': 'one large child run',
