@@ -74,6 +74,8 @@ export const ErrorCode = {
   HAR_LIMIT: 'HAR_LIMIT',
   /** `multiauth draft`: the HAR holds no sign-in the drafter recognises, or nothing signed in after it. */
   DRAFT_NO_SIGN_IN: 'DRAFT_NO_SIGN_IN',
+  /** Mail cannot be read: no mail sink listening, the sink's port taken, Mailpit or maildev unreachable or answering otherwise than its API. */
+  MAIL_UNAVAILABLE: 'MAIL_UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
