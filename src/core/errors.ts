@@ -48,6 +48,8 @@ export const ErrorCode = {
   AUTH_NETWORK: 'AUTH_NETWORK',
   /** The sign-in request took longer than its timeout. */
   AUTH_TIMEOUT: 'AUTH_TIMEOUT',
+  /** A `tech: email` step waited its `wait_for_seconds` and no matching mail arrived. */
+  EMAIL_TIMEOUT: 'EMAIL_TIMEOUT',
   /** Too many redirects, or a redirect that cannot be followed. */
   AUTH_REDIRECT: 'AUTH_REDIRECT',
   /** A passkey (`passkey`) did not sign the user in: a key that does not parse, an rp_id the site does not match, a refused assertion. */

@@ -43,6 +43,7 @@ export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
+export { closeMailReaders, mailReaderOf, setMailSinkPolicy } from './engine/mailbox.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
