@@ -9,6 +9,7 @@ import { benchShardSignIns } from './shards.js';
 import { benchMatrix } from './matrix.js';
 import { benchCheckParallel, benchContention } from './scale.js';
 import { benchVsSetupProject } from './vs-setup-project.js';
+import { benchMailArrival } from './mail.js';
 import type { BenchResult } from './stats.js';
 
 /** One row of `npm run bench`. */
@@ -41,6 +42,7 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'scale-check-parallel', run: benchCheckParallel, better: 'higher' },
   { id: 'scale-contention', run: benchContention, better: 'lower' },
   { id: 'vs-setup-project', run: () => benchVsSetupProject(), better: 'lower' },
+  { id: 'mail-arrival', run: benchMailArrival, better: 'lower' },
 ];
 
 function row(figure: BenchResult, better: 'lower' | 'higher'): BenchRow {
@@ -73,7 +75,7 @@ function table(rows: BenchRow[]): string {
  * bounds our figure alone, an absolute count). `--only <text>` runs only the benches whose id contains the
  * text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
  * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows),
- * vs-setup-project.
+ * vs-setup-project, mail-arrival.
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

@@ -9,6 +9,7 @@ import { ExitCode, exitCodeOf, type CliIo } from './io.js';
 import { jsonFailure } from './json-output.js';
 import { commandUsage, HELP_OPTION, mainUsage } from './usage.js';
 import { terminalColumns } from './wrap.js';
+import { closeMailReaders, setMailSinkPolicy } from '../runtime/index.js';
 
 export type { CliIo } from './io.js';
 export { ExitCode, quietOnClosedPipe } from './io.js';
@@ -93,8 +94,18 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
   const count = parsed.positionals.length;
   if (count < command.positionals.min) return usageError(io, 'missing argument', command, json);
   if (count > command.positionals.max) return usageError(io, `unexpected argument "${parsed.positionals[command.positionals.max]}"`, command, json);
-  return command.run({ values: parsed.values, positionals: parsed.positionals, io });
+  // The commands that sign in start their own mail sink when none listens; one reader per run, closed after it.
+  setMailSinkPolicy({ startSinkIfNone: SIGNS_IN.has(command.name) });
+  try {
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
+  } finally {
+    await closeMailReaders();
+    setMailSinkPolicy({ startSinkIfNone: false });
+  }
 }
+
+/** The commands that sign users in (`draft` with `--check`): they may start an in-process mail sink. */
+const SIGNS_IN: ReadonlySet<string> = new Set(['check', 'login', 'matrix', 'draft']);
 
 function help(io: CliIo, name: string | undefined): number {
   const command = name === undefined ? undefined : commands.find((c) => c.name === name);

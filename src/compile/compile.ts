@@ -11,6 +11,7 @@ import { applyReauth, reauthIssues } from './reauth.js';
 import { checkTemplateSyntax } from './template-check.js';
 import { applyPresetUserRefresh } from './preset-user-refresh.js';
 import { compileAccess } from './access.js';
+import { markSingleUse, planMail } from './mail.js';
 
 /** Options of {@link compile}: how its issues are reported. */
 export interface CompileOptions {
@@ -75,6 +76,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
     throw new ConfigInvalidError(options.file ?? 'config', located);
   }
 
+  markSingleUse(procedures);
   const plan: Plan = {
     users,
     procedures,
@@ -84,6 +86,7 @@ export function compile(config: AuthConfig, options: CompileOptions = {}): Plan 
   if (config.proxy !== undefined) plan.proxy = config.proxy;
   if (config.lifetime !== undefined) plan.lifetime = config.lifetime;
   if (config.access) plan.access = compileAccess(config.access, users, config.validation || undefined);
+  if (config.mail) plan.mail = planMail(config.mail);
   const distinct = [...new Set(secrets)].filter((s) => s !== '');
   if (distinct.length) plan.secrets = distinct;
   return maskCurlSources(plan);

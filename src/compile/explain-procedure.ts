@@ -37,11 +37,17 @@ function explainOperation(operation: PlanOperation, index: number): string[] {
       if (operation.source) body.push(`from ${operation.source.kind}: ${operation.source.command}`);
       body.push(...explainRequest(operation.request));
       if (operation.dialect) body.push(`checks: ${DIALECTS[operation.dialect]}`);
+      if (operation.singleUse) body.push('sent once, never retried: it carries a value from a mail');
       break;
     case 'digest': {
       const second = `${operation.second.method ?? operation.first.method} ${redactedUrl(operation.second.url ?? operation.first.url)}`;
       body.push('challenge:', ...explainRequest(operation.first).map((l) => `  ${l}`));
       body.push(`answer: ${second}, with the user's username and password (RFC 7616)`);
+      break;
+    }
+    case 'email': {
+      const matching = [operation.subject && `subject /${operation.subject}/`, operation.from && `from /${operation.from}/`].filter(Boolean).join(', ');
+      body.push(`waits up to ${operation.waitForSeconds} s for a mail to ${operation.to} that arrived after the procedure started${matching ? `, ${matching}` : ''}`);
       break;
     }
     case 'browser':
@@ -81,6 +87,7 @@ export function explainRequest(request: RequestTemplate): string[] {
   if (request.proxy !== undefined) lines.push(`proxy ${request.proxy}`);
   if (request.timeout !== undefined) lines.push(`timeout ${request.timeout} s`);
   if (request.insecure) lines.push('TLS certificate not verified');
+  if (request.acceptStatus) lines.push(`also succeeds with HTTP ${request.acceptStatus.join(', ')}`);
   if (request.followRedirects !== undefined) {
     lines.push(request.followRedirects === 0 ? 'redirects not followed' : `follows up to ${request.followRedirects} redirects`);
   }

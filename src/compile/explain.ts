@@ -1,8 +1,8 @@
 import { formatPath } from '../core/path.js';
 import { MASK, type Redactor } from '../core/redactor.js';
-import { maskUrlPasswords } from '../core/urls.js';
+import { maskUrlPasswords, redactedUrl } from '../core/urls.js';
 import { explainProcedure, pairs } from './explain-procedure.js';
-import type { Plan, PlanCredentials, PlanUser } from './plan.js';
+import type { Plan, PlanCredentials, PlanMail, PlanUser } from './plan.js';
 import { registerPlan } from './secrets.js';
 
 /**
@@ -30,6 +30,7 @@ export function explainPlan(plan: Plan, redactor: Redactor): string {
   if (plan.proxy !== undefined) lines.push(`proxy of every sign-in request: ${plan.proxy}`);
   if (plan.scope.length) lines.push(`browser contexts send credentials to: ${plan.scope.join(', ')}`);
   for (const m of plan.mtls) lines.push(`mTLS client certificate for ${m.origin}`);
+  if (plan.mail) lines.push(`mail read from ${describeMail(plan.mail)}`);
   for (const user of plan.users) lines.push('', ...explainUser(user));
   for (const name of order) lines.push('', ...explainProcedure(plan.procedures[name]!, usage.get(name) ?? []));
   return redactor.redact(maskUrlPasswords(`${lines.join('\n')}\n`, MASK));
@@ -89,4 +90,10 @@ function explainCredentials(credentials: PlanCredentials): string[] {
 
 function explainVariables(variables: Record<string, string>): string[] {
   return Object.entries(variables).map(([name, value]) => `variable ${name} = ${value}`);
+}
+
+/** Where email steps read mail, as explain says it. */
+function describeMail(mail: PlanMail): string {
+  if (mail.kind === 'smtp') return `the mail sink multiauth runs: SMTP on ${mail.host}:${mail.port}, read on 127.0.0.1:${mail.apiPort}`;
+  return `${mail.kind === 'mailpit' ? 'Mailpit' : 'maildev'} at ${redactedUrl(mail.url)}`;
 }

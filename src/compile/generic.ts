@@ -59,6 +59,9 @@ export function compileProcedure(procedure: Procedure, index: number): PlanProce
   };
 }
 
+/** How long a `tech: email` step waits for its mail when the config does not say (issue 37). */
+export const DEFAULT_EMAIL_WAIT_SECONDS = 30;
+
 function compileOperation(operation: Operation, origin: ConfigPath): PlanOperation {
   const extractions = planExtractions(operation.extractions, [...origin, 'extractions']);
   switch (operation.tech) {
@@ -75,6 +78,14 @@ function compileOperation(operation: Operation, origin: ConfigPath): PlanOperati
           ...(second?.method === undefined ? {} : { method: second.method }),
         },
         extractions,
+      };
+    }
+    case 'email': {
+      const { to, subject, from, wait_for_seconds: wait } = operation.parameters;
+      return {
+        tech: 'email', origin, to, waitForSeconds: wait ?? DEFAULT_EMAIL_WAIT_SECONDS, extractions,
+        ...(subject === undefined ? {} : { subject }),
+        ...(from === undefined ? {} : { from }),
       };
     }
     case 'browser':

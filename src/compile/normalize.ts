@@ -155,6 +155,7 @@ export function requestTemplate(parameters: HttpRequestParameters): RequestTempl
   if (parameters.timeout !== undefined) out.timeout = parameters.timeout;
   if (parameters.insecure !== undefined) out.insecure = parameters.insecure;
   if (parameters.follow_redirects !== undefined) out.followRedirects = parameters.follow_redirects;
+  if (parameters.accept_status !== undefined) out.acceptStatus = [...new Set(parameters.accept_status)];
   return out;
 }
 
@@ -184,7 +185,7 @@ export function presetRequest(request: HttpRequestPreset): RequestTemplate {
  */
 export function planExtractions(list: readonly TokenExtraction[] | undefined, listPath: ConfigPath): PlanExtraction[] {
   return (list ?? []).map((extraction, index) => {
-    const out: PlanExtraction = { name: extraction.name, location: extraction.location, key: extraction.key, origin: [...listPath, index] };
+    const out: PlanExtraction = { name: extraction.name, location: extraction.location, key: extraction.key ?? '', origin: [...listPath, index] };
     if (extraction.regex !== undefined) out.regex = extraction.regex;
     const storageOrigin = urlOrigin(extraction.origin);
     if (storageOrigin !== undefined) out.storageOrigin = storageOrigin;

@@ -37,7 +37,18 @@ export interface Plan {
   secrets?: string[];
   /** The access matrix (`access`), when the config has one. */
   access?: PlanAccess;
+  /** Where `tech: email` steps read mail (top-level `mail`); absent: the config has none. */
+  mail?: PlanMail;
 }
+
+/**
+ * Where mail is read, resolved by compile: the package's own SMTP sink (`apiPort` where readers
+ * reach it, on loopback), or a catcher's API. `runtime/mail`'s `MailSource` has the same shape.
+ */
+export type PlanMail =
+  | { kind: 'smtp'; host: string; port: number; apiPort: number }
+  | { kind: 'mailpit'; url: string }
+  | { kind: 'maildev'; url: string };
 
 /** One name and its values, for headers, cookies and query parameters. Values are raw (not encoded). */
 export interface NameValuesList {
@@ -196,6 +207,8 @@ export interface RequestTemplate {
   insecure?: boolean;
   /** Absent = 20; 0 = none. */
   followRedirects?: number;
+  /** Statuses that count as success besides those below 400 (`accept_status`); absent = none. */
+  acceptStatus?: number[];
   /**
    * HTTP Basic credentials to send as `Authorization: Basic` AFTER templating, unless `headers` has
    * an `Authorization`. Set only by the curl simulator, for `-u '{{user}}:{{password}}'` (or a URL's
@@ -213,7 +226,9 @@ export interface RequestTemplate {
 export type ResponseDialect = 'graphql' | 'oauth' | 'cognito';
 
 /** An extraction, normalised. */
-export interface PlanExtraction extends Omit<TokenExtraction, 'origin'> {
+export interface PlanExtraction extends Omit<TokenExtraction, 'origin' | 'key'> {
+  /** As written; `''` when left out (a whole body, a mail's first link). */
+  key: string;
   origin: ConfigPath;
   /** The config's `origin` of a browser storage extraction, as a URL origin (`https://a.test`); absent = any. */
   storageOrigin?: string;
@@ -250,6 +265,11 @@ export interface PlanHttpOperation extends OperationBase {
   dialect?: ResponseDialect;
   /** Set when compile wrote the request from another form (a curl command); absent = written as `http`. */
   source?: CurlSource;
+  /**
+   * True when the request carries a value an earlier `tech: email` step read (a magic link, a
+   * code): such a value is good for one use, so the request is sent once, never retried.
+   */
+  singleUse?: boolean;
 }
 
 /**
@@ -300,8 +320,23 @@ export interface PlanBrowserOperation extends OperationBase {
   proxy?: string;
 }
 
+/**
+ * Wait for a mail (`tech: email`): the first to `to` (a template) that arrived after the procedure
+ * started and whose Subject and From match; its extractions read it (`body`, `header`, `link`, `query`).
+ */
+export interface PlanEmailOperation extends OperationBase {
+  tech: 'email';
+  /** The recipient, templated (`{{email}}`). */
+  to: string;
+  /** RE2 regexes (the user's syntax, see `compileUserRegex`), unanchored; absent: any. */
+  subject?: string;
+  from?: string;
+  /** Seconds to wait, default resolved: 30. */
+  waitForSeconds: number;
+}
+
 /** Any compiled operation, discriminated by `tech`. */
-export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation;
+export type PlanOperation = PlanHttpOperation | PlanDigestOperation | PlanBrowserOperation | PlanEmailOperation;
 
 export type { HttpLocation };
 

@@ -174,6 +174,9 @@ function operationSecrets(operation: PlanOperation): string[] {
           .filter((c) => /^(?:type|sendkeys)$/i.test(c.command) && SENSITIVE_NAME.test(c.target) && c.value !== undefined)
           .map((c) => c.value as string),
       );
+    case 'email':
+      // A recipient is an identifier, not a secret; a mail's values are registered when read.
+      return [];
   }
 }
 

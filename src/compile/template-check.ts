@@ -23,6 +23,7 @@ export function checkTemplateSyntax(procedures: Iterable<PlanProcedure>): Config
       if (op.tech === 'browser') issues.push(...walk(op.project, [...op.origin, 'project'], true));
       else if (op.tech === 'http' && op.origin[0] === 'procedures') issues.push(...walk(op.request, [...op.origin, 'parameters'], true));
       else if (op.tech === 'http') issues.push(...walk(op.request, op.origin, false, 'request'));
+      else if (op.tech === 'email') issues.push(...walk(op.to, [...op.origin, 'parameters', 'to'], true));
       else issues.push(...walk([op.first, op.second], op.origin, false, 'request'));
     }
   }

@@ -75,6 +75,8 @@ export function usedBy(operation: PlanOperation): Array<{ name: string; definedB
       return plain(templateNames(operation.request));
     case 'digest':
       return plain(templateNames([operation.first, operation.second]));
+    case 'email':
+      return plain(templateNames(operation.to));
     case 'browser': {
       const uses: Array<{ name: string; definedBefore: string[] }> = [];
       const stored: string[] = [];

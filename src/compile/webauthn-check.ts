@@ -40,7 +40,7 @@ export function checkWebAuthnUsers(plan: Plan): ConfigIssue[] {
 
 /** Whether a string of the operation calls the function (walked without recursion: configs are untrusted). */
 function callsWebAuthn(op: PlanOperation): boolean {
-  const stack: unknown[] = [op.tech === 'browser' ? op.project : op.tech === 'http' ? op.request : [op.first, op.second]];
+  const stack: unknown[] = [op.tech === 'browser' ? op.project : op.tech === 'http' ? op.request : op.tech === 'email' ? op.to : [op.first, op.second]];
   while (stack.length) {
     const value = stack.pop();
     if (typeof value === 'string') {

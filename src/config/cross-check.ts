@@ -91,12 +91,36 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
         if (isObject(extraction)) checkName(extraction.name, [...path, 'extractions', index, 'name'], 'an extraction');
         const regex = isObject(extraction) ? extraction.regex : undefined;
         if (typeof regex === 'string') checkRegex(regex, [...path, 'extractions', index, 'regex']);
-        if (isObject(extraction) && extraction.key === '' && extraction.location !== 'body' && (extraction.location !== 'query' || typeof regex !== 'string')) {
+        if (isObject(extraction) && object.tech !== 'email' && extraction.key === undefined && extraction.location !== 'body') {
+          report('error', [...path, 'extractions', index], `an extraction from ${String(extraction.location)} needs a "key"`,
+            'Name the header, cookie, query parameter or storage item to read (key: X-Token).');
+        } else if (isObject(extraction) && extraction.key === '' && extraction.location !== 'body' && (extraction.location !== 'query' || typeof regex !== 'string')) {
           report('error', [...path, 'extractions', index, 'key'], 'an empty key means "the whole URL" (location query, with a regex) or "the whole body" (location body)',
             'Name the header, cookie, body path or query parameter to read, or add a regex that picks the value out of the URL.');
         }
         if (isObject(extraction)) checkStorageOrigin(extraction, [...path, 'extractions', index], false);
+        if (isObject(extraction) && extraction.location === 'link' && object.tech !== 'email') {
+          report('error', [...path, 'extractions', index, 'location'], 'location link reads a link of a mail: only a tech: email operation has one',
+            'Use location query or body here, or read the link in the tech: email step that waits for the mail.');
+        }
       });
+    }
+    if (object.tech === 'email') checkEmailOperation(object, path);
+    if ((object.type === 'email_code' || object.type === 'email_link') && config.mail === undefined) {
+      report('error', [...path, 'type'], `an ${object.type} preset reads mail, and the config has no top-level "mail" saying where`,
+        'Add mail: { smtp: { port: 2525 } } (a sink multiauth runs; point the application\'s SMTP at it), or mail: { mailpit: URL } or { maildev: URL }.');
+    }
+    if (object.type === 'email_code' && typeof object.code === 'string') checkRegex(object.code, [...path, 'code']);
+    if (object.type === 'email_link' && typeof object.link === 'string' && !object.link.startsWith('/') && !/^https?:\/\//i.test(object.link)) {
+      report('error', [...path, 'link'], 'link is a glob of the link\'s path (/verify/**) or of its whole URL (https://app.example.test/verify/**)',
+        'Start the glob with "/" to match the link\'s path, or with http(s):// to match the whole link.');
+    }
+    if ((object.type === 'email_code' || object.type === 'email_link') && isObject(object.mail)) {
+      for (const key of ['subject', 'from']) if (typeof object.mail[key] === 'string') checkRegex(object.mail[key], [...path, 'mail', key]);
+    }
+    if (isObject(object.first_request) && object.first_request.accept_status !== undefined) {
+      report('error', [...path, 'first_request', 'accept_status'], 'accept_status applies to tech: http requests; a digest\'s first request is answered 401 by design',
+        'Remove it.', true);
     }
     if (path[path.length - 1] === 'credentials' && Array.isArray(object.cookies)) {
       object.cookies.forEach((cookie, index) => {
@@ -148,6 +172,40 @@ export function crossCheck(config: AuthConfig, locator: Locator): ConfigIssue[] 
       report('error', [...path, 'origin'], 'origin must be an http(s) URL such as https://app.example.test',
         'Write the scheme, host and port the app runs on.');
     }
+  }
+
+  /**
+   * A `tech: email` step needs the top-level `mail` (where mail is read), regexes that compile,
+   * and extractions a mail has: its body, a header, a link, a link's query parameter.
+   */
+  function checkEmailOperation(operation: Record<string, unknown>, path: ConfigPath): void {
+    if (config.mail === undefined) {
+      report('error', [...path, 'tech'], 'a tech: email step reads mail, and the config has no top-level "mail" saying where',
+        'Add mail: { smtp: { port: 2525 } } (a sink multiauth runs; point the application\'s SMTP at it), or mail: { mailpit: URL } or { maildev: URL }.');
+    }
+    const parameters = isObject(operation.parameters) ? operation.parameters : {};
+    for (const key of ['subject', 'from']) {
+      if (typeof parameters[key] === 'string') checkRegex(parameters[key], [...path, 'parameters', key]);
+    }
+    if (!Array.isArray(operation.extractions)) return;
+    operation.extractions.forEach((extraction, index) => {
+      if (!isObject(extraction)) return;
+      const at: ConfigPath = [...path, 'extractions', index];
+      const { location, key } = extraction;
+      if (location !== 'body' && location !== 'header' && location !== 'link' && location !== 'query') {
+        report('error', [...at, 'location'], `a mail has no ${String(location)}: an email step reads body, header, link or query`,
+          'Use body (the mail\'s text), header (key: Subject), link (key: a glob such as /verify/**) or query (a parameter of a link).');
+      } else if ((location === 'header' || location === 'query') && (key === undefined || key === '')) {
+        report('error', at, `an extraction from a mail's ${location} needs a "key"`,
+          location === 'header' ? 'Name the header (key: Subject).' : 'Name the parameter of the mail\'s link (key: token).');
+      } else if (location === 'link' && typeof key === 'string' && key !== '' && !key.startsWith('/') && !/^https?:\/\//i.test(key)) {
+        report('error', [...at, 'key'], 'a link\'s key is a glob of its path (/verify/**) or of its whole URL (https://app.example.test/verify/**)',
+          'Start the glob with "/" to match the link\'s path, or with http(s):// to match the whole link; leave key out for the mail\'s first link.');
+      } else if (location === 'body' && typeof key === 'string' && key !== '') {
+        report('error', [...at, 'key'], 'a mail\'s body has no keys: it is the mail\'s text',
+          'Leave key out, and pick the value with a regex (regex: "code: (\\d{6})").');
+      }
+    });
   }
 
   /** Names that would read or write an object's prototype where variables are kept by name. */

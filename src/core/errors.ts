@@ -48,6 +48,8 @@ export const ErrorCode = {
   AUTH_NETWORK: 'AUTH_NETWORK',
   /** The sign-in request took longer than its timeout. */
   AUTH_TIMEOUT: 'AUTH_TIMEOUT',
+  /** A `tech: email` step waited its `wait_for_seconds` and no matching mail arrived. */
+  EMAIL_TIMEOUT: 'EMAIL_TIMEOUT',
   /** Too many redirects, or a redirect that cannot be followed. */
   AUTH_REDIRECT: 'AUTH_REDIRECT',
   /** A passkey (`passkey`) did not sign the user in: a key that does not parse, an rp_id the site does not match, a refused assertion. */
@@ -74,6 +76,8 @@ export const ErrorCode = {
   HAR_LIMIT: 'HAR_LIMIT',
   /** `multiauth draft`: the HAR holds no sign-in the drafter recognises, or nothing signed in after it. */
   DRAFT_NO_SIGN_IN: 'DRAFT_NO_SIGN_IN',
+  /** Mail cannot be read: no mail sink listening, the sink's port taken, Mailpit or maildev unreachable or answering otherwise than its API. */
+  MAIL_UNAVAILABLE: 'MAIL_UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -20,6 +20,7 @@ export const expect: PlaywrightTest['expect'] = loadPlaywrightTest().expect;
 export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type AuthFixtures, type SignedInUser } from './fixtures.js';
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';
 export { multiauthEnv, type MultiAuthEnvOptions } from './multiauth-env.js';
+export { mailSink, type MailSinkOptions, type MailSinkWebServer } from './mail-sink.js';
 export type { MultiAuthUsers, AuthUserName } from './user-names.js';
 export { accessMatrix, type AccessMatrixOptions } from './access-matrix.js';
 export { toStorageState, type StorageState } from './storage-state.js';

@@ -7,6 +7,7 @@ import { toSpecError } from './spec-error.js';
 import { shareWorkers, WORKER_SHARE_ENV } from './worker-share.js';
 import { MATRIX_USER_KEY } from './sign-in-report.js';
 import type { AuthUserName } from './user-names.js';
+import type { MailSource } from '../runtime/index.js';
 
 /** Options of {@link authUsers} and {@link authProjects}. */
 export interface RoleMatrixOptions {
@@ -101,6 +102,8 @@ export interface MatrixConfig {
   users: string[];
   /** The access matrix's users and request names, when the config has one. */
   access?: { users: string[]; requests: string[] };
+  /** The config's mail source, when it has one (`mailSink()` reads the sink's ports). */
+  mail?: MailSource;
 }
 
 /**
@@ -128,20 +131,20 @@ export function matrixConfig(options: Pick<RoleMatrixOptions, 'config'>, baseDir
       // Unreadable: opening the config says why.
     }
     const digest = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(env));
-    if (digest) return { file, users: digest.users, ...(digest.access ? { access: digest.access } : {}) };
+    if (digest) return { file, users: digest.users, ...(digest.access ? { access: digest.access } : {}), ...(digest.mail ? { mail: digest.mail } : {}) };
     // The same text, .env and referenced variables (the key) name the same users as in the last run:
     // the runner starts without a config opening of its own, which every run paid before any worker
     // started. Left for this run unchecked, so that the first worker still opens and checks the config.
     const earlier = key === undefined ? undefined : readRunDigest(cacheDir, key, undefined);
     if (earlier && key !== undefined) {
       writeRunDigest(cacheDir, key, { ...earlier, run: runId(env), checked: false });
-      return { file, users: earlier.users, ...(earlier.access ? { access: earlier.access } : {}) };
+      return { file, users: earlier.users, ...(earlier.access ? { access: earlier.access } : {}), ...(earlier.mail ? { mail: earlier.mail } : {}) };
     }
     // Opened in a child process, so that the workers that import the package do not load the parser,
     // the schema and the compiler for it (digestInChild says why).
     const digested = digestInChild({ file, baseDir, notFoundHint: '', run: runId(env) }, env);
     if (key !== undefined) writeRunDigest(cacheDir, key, digested);
-    return { file, users: digested.users, ...(digested.access ? { access: digested.access } : {}) };
+    return { file, users: digested.users, ...(digested.access ? { access: digested.access } : {}), ...(digested.mail ? { mail: digested.mail } : {}) };
   } catch (error) {
     throw toSpecError(error);
   }

@@ -11,6 +11,7 @@ import {
   refreshSignIn,
   sessionSecrets,
   signInUser,
+  closeMailReaders,
   withStaticCredentials,
   storablePasskey,
   type PasskeyCredential,
@@ -126,10 +127,11 @@ export class WorkerAuth {
 
   constructor(private readonly options: WorkerAuthOptions) {}
 
-  /** Releases the session store's connections (a Redis store's): at the end of the worker. */
+  /** Releases the session store's connections (a Redis store's) and the mail reader: at the end of the worker. */
   async close(): Promise<void> {
     const store = await this.sessions?.catch(() => undefined);
     await store?.close();
+    await closeMailReaders();
   }
 
   /**

@@ -32,6 +32,7 @@ const findUserModule = () => lazyModule<typeof import('./engine/find-user.js')>(
 const sessionPasskeyModule = () => lazyModule<typeof import('./session/passkey.js')>('./session/passkey.js', () => import('./session/passkey.js'));
 const signedOutBodyModule = () => lazyModule<typeof import('./session/signed-out-body.js')>('./session/signed-out-body.js', () => import('./session/signed-out-body.js'));
 const digestModule = () => lazyModule<typeof import('./protocols/digest/index.js')>('./protocols/digest/index.js', () => import('./protocols/digest/index.js'));
+const mailModule = () => lazyModule<typeof import('./mail/index.js')>('./mail/index.js', () => import('./mail/index.js'));
 
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
@@ -42,6 +43,7 @@ export { combineHeaders, sessionHeaders } from './session/headers.js';
 export { applySessionBody, bodyKind, type BodyKind, type OutgoingBody } from './session/apply-body.js';
 export { mergeBody } from './session/merge.js';
 export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.js';
+export { closeMailReaders, mailReaderOf, setMailSinkPolicy } from './engine/mailbox.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
@@ -50,6 +52,7 @@ export type { Session, SignInResult, DigestChallenge, DigestSessionState, Origin
 export type { PasskeyCredential, StoredPasskey } from './session/passkey.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
 export type { DigestAnswer, DigestTarget } from './protocols/digest/index.js';
+export type { MailCursor, MailMessage, MailQuery, MailReader, MailSummary, MailWaitResult, MailSource, MailSink, MailSinkOptions, OpenMailReaderOptions } from './mail/index.js';
 
 /**
  * Signs `userName` in: runs the user's procedure and returns the Session (loads the engine on first use).
@@ -281,4 +284,29 @@ export async function loadFindPlanUser(): Promise<typeof import('./engine/find-u
  */
 export async function storablePasskey(...args: Parameters<typeof import('./session/passkey.js').storablePasskey>): Promise<ReturnType<typeof import('./session/passkey.js').storablePasskey>> {
   return (await sessionPasskeyModule()).storablePasskey(...args);
+}
+
+/**
+ * A reader of the plan's mail source, for `tech: email` steps (loads the mail room on first use:
+ * smtp-server and mailparser stay unloaded in a worker that signs nobody in by mail). See
+ * `runtime/mail/index.ts`.
+ *
+ * @throws MultiAuthError `MAIL_UNAVAILABLE` when the source cannot be read (no sink listening, unless
+ *   `startSinkIfNone`; Mailpit or maildev unreachable).
+ * @example
+ * const reader = await openMailReader(plan.mail, { startSinkIfNone: true });
+ */
+export async function openMailReader(...args: Parameters<typeof import('./mail/index.js').openMailReader>): ReturnType<typeof import('./mail/index.js').openMailReader> {
+  return (await mailModule()).openMailReader(...args);
+}
+
+/**
+ * Starts the package's mail sink in this process (`multiauth mail-sink`; loads the mail room on first use).
+ *
+ * @throws MultiAuthError `MAIL_UNAVAILABLE` when a port is taken.
+ * @example
+ * const sink = await startMailSink({ host: '127.0.0.1', port: 2525, apiPort: 2526 });
+ */
+export async function startMailSink(...args: Parameters<typeof import('./mail/index.js').startMailSink>): ReturnType<typeof import('./mail/index.js').startMailSink> {
+  return (await mailModule()).startMailSink(...args);
 }

@@ -5,6 +5,7 @@ import { ensureCacheDir } from './cache-dir.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 import type { Plan, PlanUser } from '../compile/index.js';
 import type { OpenedConfig } from './open-config.js';
+import type { MailSource } from '../runtime/index.js';
 import { userCacheKey } from './user-key.js';
 import { planOrigins } from './plan-origins.js';
 
@@ -45,6 +46,8 @@ export interface RunDigest {
   origins: string[];
   /** The access matrix's users (`anonymous` included) and request names in run order, when the config has one: `accessMatrix()` declares its tests from them. */
   access?: { users: string[]; requests: string[] };
+  /** The config's mail source (`mail`), when it has one: `mailSink()` reads the sink's ports from it while `playwright.config.ts` loads. */
+  mail?: MailSource;
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -124,7 +127,23 @@ function isDigest(data: unknown): data is RunDigest {
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
     && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean'
-    && (d.access === undefined || (typeof d.access === 'object' && d.access !== null && strings((d.access as Record<string, unknown>).users) && strings((d.access as Record<string, unknown>).requests)));
+    && (d.access === undefined || (typeof d.access === 'object' && d.access !== null && strings((d.access as Record<string, unknown>).users) && strings((d.access as Record<string, unknown>).requests)))
+    && (d.mail === undefined || isMailSource(d.mail));
+}
+
+function isMailSource(value: unknown): boolean {
+  const m = value as Record<string, unknown> | null;
+  if (typeof m !== 'object' || m === null) return false;
+  const port = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 65535;
+  if (m.kind === 'smtp') return typeof m.host === 'string' && m.host.length <= 255 && port(m.port) && port(m.apiPort);
+  return (m.kind === 'mailpit' || m.kind === 'maildev') && typeof m.url === 'string' && m.url.length <= 2048;
+}
+
+/** The plan's mail source as the digest keeps it: its fields alone (no config origin). */
+function mailOf(plan: Plan): MailSource | undefined {
+  const mail = (plan as { mail?: MailSource }).mail;
+  if (!mail) return undefined;
+  return mail.kind === 'smtp' ? { kind: 'smtp', host: mail.host, port: mail.port, apiPort: mail.apiPort } : { kind: mail.kind, url: mail.url };
 }
 
 function isReauthRules(value: unknown): boolean {
@@ -159,6 +178,7 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     reauthRules: plan.users.flatMap(({ name, reauth }) => (reauth ? [{ user: name, onStatus: [...reauth.onStatus], onRedirect: [...reauth.onRedirect], ...(reauth.onBody ? { onBody: [...reauth.onBody] } : {}) }] : [])),
     origins: planOrigins(plan),
     ...(plan.access ? { access: { users: [...plan.access.users], requests: plan.access.requests.map((request) => request.name) } } : {}),
+    ...(mailOf(plan) ? { mail: mailOf(plan) } : {}),
     checked,
   };
 }

@@ -136,7 +136,7 @@ test.describe('schema: generic objects', () => {
     ['HTTPRequestParameters: timeout is a whole number', (c) => { params(c).timeout = 2.5; }, ['procedures[0].operations[0].parameters.timeout: expected whole number, got 2.5']],
     ['HTTPRequestParameters: follow_redirects is not negative', (c) => { params(c).follow_redirects = -1; }, ['procedures[0].operations[0].parameters.follow_redirects: must be at least 0, got -1']],
     ['HTTPRequestParameters: headers is a list', (c) => { params(c).headers = { 'Content-Type': 'x' }; }, ['procedures[0].operations[0].parameters.headers: expected list, got object']],
-    ['TokenExtraction: unknown location', (c) => { (op(c)[0]!.extractions as Json[])[0]!.location = 'headers'; }, ['procedures[0].operations[0].extractions[0].location: "headers" is not one of header, cookie, body, query, browser_local_storage, browser_session_storage (did you mean "header"?)']],
+    ['TokenExtraction: unknown location', (c) => { (op(c)[0]!.extractions as Json[])[0]!.location = 'headers'; }, ['procedures[0].operations[0].extractions[0].location: "headers" is not one of header, cookie, body, query, browser_local_storage, browser_session_storage, link (did you mean "header"?)']],
     ['TokenExtraction: name is required', (c) => { delete (op(c)[0]!.extractions as Json[])[0]!.name; }, ['procedures[0].operations[0].extractions[0]: missing required key "name"']],
     ['TokenInjection: key must not be empty', (c) => { (c.procedures[0]!.injections as Json[])[0]!.key = ''; }, ['procedures[0].injections[0].key: must not be empty']],
     ['TokenInjection: unknown key', (c) => { (c.procedures[0]!.injections as Json[])[0]!.var = 'x'; }, ['procedures[0].injections[0].var: unknown key "var" (did you mean "variable"?)']],

@@ -17,6 +17,7 @@ import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js'
 import type { Session } from '../../src/runtime/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
+import { openMailReader, startMailSink } from '../../src/runtime/mail/index.js';
 import { withFileLock } from '../../src/sessions/lock.js';
 import { runTotals, summaryLine, type RunEvent } from '../../src/sessions/run-events.js';
 import { failureFilePath, readFailure, writeFailure } from '../../src/sessions/failure-memory.js';
@@ -302,6 +303,15 @@ users:
   'auth-protocol': () => cli(['login', 'alice'], {
     'multiauth.yaml': `presets:\n  - type: graphql\n    url: ${server.url}/graphql\n    query: "mutation Login($username: String!, $password: String!) { login(username: $username, password: $password) { token } }"\n    users:\n      - { username: alice, variables: { username: alice, password: wrong } }\n`,
   }),
+  'mail-no-sink': async () => rendered(openMailReader({ kind: 'smtp', host: '127.0.0.1', port: await freePort(), apiPort: await freePort() })),
+  'mail-port-taken': async () => {
+    const holder = await startHttpServer((_request, response) => response.end());
+    try {
+      return await rendered(startMailSink({ host: '127.0.0.1', port: Number(new URL(holder.url).port), apiPort: await freePort() }));
+    } finally {
+      await holder.close();
+    }
+  },
   'cli-usage': () => cli(['login', 'alice', '--browser-path', '/opt/chromium/chrome'], {
     'multiauth.yaml': webdriverPreset(''),
   }),

@@ -27,6 +27,8 @@ const NOT_LOADED = [
   // The worker that opens the config (tidy, user types, static credentials), a refused request, signInAs, the runner.
   'sessions/tidy-cache.js', 'sessions/user-types.js', 'sessions/denials.js', 'runtime/engine/complete.js', 'runtime/engine/find-user.js',
   'playwright/signed-in-user.js', 'playwright/plain-test-import.js', 'runtime/protocols/browser/browser-path.js',
+  // Mail: a sign-in with a \`tech: email\` step.
+  'runtime/mail/index.js', 'runtime/mail/sink.js', 'runtime/mail/parse.js',
   // Signing in: the engine, the transport, the config's parser.
   'runtime/engine/authenticate.js', 'runtime/http/dispatcher.js', 'sessions/open-config.js',
 ];

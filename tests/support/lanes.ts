@@ -19,6 +19,7 @@ export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
   // Eight node processes at a time, each compiling through tsx: minutes on a loaded machine.
   'sessions/session-store.spec.ts': 'node children racing for a lock',
   'sessions/run-memory.spec.ts': 'node children, one in its own PID namespace',
+  'runtime/mail/maildev.spec.ts': 'maildev, a node child',
 };
 
 /** What a spec file of the quick lane must not import or start (checked by tests/architecture/lanes.spec.ts). */

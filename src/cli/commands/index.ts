@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { checkCommand } from './check.js';
 import { draftCommand } from './draft.js';
 import { loginCommand } from './login.js';
+import { mailSinkCommand } from './mail-sink.js';
 import { matrixCommand } from './matrix.js';
 import { passkeyCommand } from './passkey.js';
 import { schemaCommand } from './schema.js';
@@ -21,5 +22,6 @@ export const commands: readonly Command[] = [
   usersCommand,
   typesCommand,
   passkeyCommand,
+  mailSinkCommand,
   schemaCommand,
 ];

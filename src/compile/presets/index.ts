@@ -12,6 +12,7 @@ import { compileOAuthAuthzCodeBrowserPreset } from './oauth-authz-code-browser.j
 import { compilePoolUserpassPreset } from './pool-userpass.js';
 import type { CanonicalPresetType, PresetOutput, PresetSite } from './preset-output.js';
 import { compileWebdriverPreset } from './webdriver.js';
+import { compileEmailCodePreset, compileEmailLinkPreset } from './email.js';
 
 export { cognitoSecretHash } from './cognito-secret-hash.js';
 export { presetProcedureName, type CanonicalPresetType, type PresetOutput, type PresetSite } from './preset-output.js';
@@ -50,6 +51,8 @@ const COMPILERS: { [T in CanonicalPresetType]: (preset: PresetOf<T>, site: Prese
   webdriver: compileWebdriverPreset,
   curl: compileCurlPreset,
   curl_sequence: compileCurlSequencePreset,
+  email_code: compileEmailCodePreset,
+  email_link: compileEmailLinkPreset,
 };
 
 /**

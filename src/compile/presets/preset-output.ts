@@ -18,7 +18,9 @@ export type CanonicalPresetType =
   | 'pool_userpass'
   | 'webdriver'
   | 'curl'
-  | 'curl_sequence';
+  | 'curl_sequence'
+  | 'email_code'
+  | 'email_link';
 
 /** Where a preset sits in the config: what its compiler needs besides the preset itself. */
 export interface PresetSite {

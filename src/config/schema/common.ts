@@ -20,6 +20,10 @@ export type HttpLocation = z.infer<typeof HttpLocation>;
 export const ValueLocation = z.enum([...HttpLocation.options, 'browser_local_storage', 'browser_session_storage']);
 export type ValueLocation = z.infer<typeof ValueLocation>;
 
+/** Where an extraction reads: any {@link ValueLocation}, and `link` (a link of a mail, `tech: email` only). */
+export const ExtractionLocation = z.enum([...ValueLocation.options, 'link']);
+export type ExtractionLocation = z.infer<typeof ExtractionLocation>;
+
 /** Regions of the identity service (spec: CloudRegion). */
 export const CloudRegion = z.enum([
   'us-east-2', 'us-east-1', 'us-west-1', 'us-west-2', 'af-south-1', 'ap-east-1', 'ap-south-1',
@@ -69,9 +73,10 @@ export const Body = z.unknown();
 
 /** TokenExtraction: read a value from the exchange into a named variable. */
 export const TokenExtraction = z.strictObject({
-  location: ValueLocation.describe('Where the value is read: header, cookie, body, query, browser_local_storage or browser_session_storage.'),
+  location: ExtractionLocation.describe('Where the value is read: header, cookie, body, query, browser_local_storage or browser_session_storage; link (a link of a mail: tech email only).'),
   // May be empty for `query` with a `regex`: the whole URL (configs written for the Python original).
-  key: z.string().describe('The header, cookie, query parameter or storage item name; for body, a dot path (data.login.token, items.0.id). "": with location query and a regex, the whole URL; with location body, the whole body.'),
+  // Left out only where "the whole" has a meaning: a body, a mail's first link.
+  key: z.string().optional().describe('The header, cookie, query parameter or storage item name; for body, a dot path (data.login.token, items.0.id). "": with location query and a regex, the whole URL; with location body, the whole body. For a mail: body needs none, header a name (Subject), link a glob (/verify/** or https://app.test/**), query a parameter of a link.'),
   regex: z.string().optional().describe('An RE2 regex that narrows the value: its group "value", else group 1, else the whole match. No match is an error.'),
   name: z.string().min(1).describe('The variable the value is stored in ({{name}} in later requests, `variable` of an injection).'),
   origin: z.string().min(1).optional().describe('Browser storage locations only: the origin whose storage is read (https://app.example.test); absent: any origin.'),

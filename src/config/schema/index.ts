@@ -9,4 +9,5 @@ export * from './passkey.js';
 export * from './user.js';
 export * from './presets.js';
 export * from './access.js';
+export * from './mail.js';
 export * from './root.js';

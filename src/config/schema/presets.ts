@@ -24,7 +24,7 @@ export type PresetUserRefresh = z.infer<typeof PresetUserRefresh>;
 const USERNAME = 'The user\'s name, as specs say it (authUser: alice); unique across users and presets.';
 const REFRESH = 'The session\'s length (sessionSeconds) and whether a renewal keeps what it does not renew (keep); the procedures stay the preset\'s.';
 const PRESET_TYPE = 'The type of authentication: basic, headers, http, digest, graphql, oauth_client_credentials, oauth_userpass (oauth_ropc), ' +
-  'pool_userpass (cognito_userpass), oauth_authz_code_browser, webdriver, curl or curl_sequence. It decides the other keys.';
+  'pool_userpass (cognito_userpass), oauth_authz_code_browser, webdriver, curl, curl_sequence, email_code or email_link. It decides the other keys.';
 const EXTRACTIONS = 'Values read from the sign-in\'s exchange into variables: {name, location, key, regex}.';
 const INJECTIONS = 'How the extracted variables reach every authenticated request: {location, key, prefix, variable} (Authorization: Bearer {{token}}).';
 const WAIT = 'Seconds each browser step may wait (page loads, elements); default 10.';
@@ -269,11 +269,66 @@ export const OAuthAuthzCodeBrowserPreset = z.strictObject({
 });
 
 /** Any preset, discriminated by `type`. */
+/** The request of an email preset: the compact request, and statuses that count as success besides those below 400. */
+const EmailPresetRequest = HttpRequestPreset.extend({
+  accept_status: z.array(z.int().min(100).max(599)).min(1).max(20).optional()
+    .describe('Statuses that count as success besides those below 400 ([403]: a first step that answers 403 and mails a code).'),
+});
+
+/** Which mail an email preset waits for (the `to` is each user's `email`). */
+const EmailPresetMail = z.strictObject({
+  subject: z.string().min(1).max(4096).optional().describe('An RE2 regex the decoded Subject must match (unanchored; (?i) for case); absent: any subject.'),
+  from: z.string().min(1).max(4096).optional().describe('An RE2 regex the From header\'s address must match; absent: any sender.'),
+  wait_for_seconds: z.int().min(1).max(600).optional().describe('Seconds to wait for the mail; default 30.'),
+});
+
+/** A user of an email preset: its name, the address its mail goes to, and what else its requests use. */
+const EmailUserPreset = z.strictObject({
+  username: z.string().min(1).describe(USERNAME),
+  email: z.string().min(1).max(320).describe('The address the application mails ({{email}} in the requests; the mail is waited for there, matched exactly).'),
+  password: z.string().optional().describe('A password the start request sends ({{password}}), for a password plus emailed code. Write "${NAME}" and keep it in .env.'),
+  refresh: PresetUserRefresh.optional().describe(REFRESH),
+  ...perUser,
+});
+
+const EMAIL_START = 'The request that makes the application send the mail, templated with {{email}} (and {{password}}): url, method, headers, body, accept_status.';
+const EMAIL_SESSION_EXTRACTIONS = 'Values read from the last request\'s exchange into variables (a token); default none: the session is the cookies the sign-in set.';
+
+/** `email_code`: a start request, a mailed code, a verify request that sends it. */
+export const EmailCodePreset = z.strictObject({
+  type: z.literal('email_code').describe(PRESET_TYPE),
+  validation: ValidationSetting.optional().describe(VALIDATION_HERE),
+  reauth: ReauthSetting.optional().describe(REAUTH_HERE),
+  users: z.array(EmailUserPreset).describe('Its users: username, email, and password, headers, cookies, refresh, reauth.'),
+  start: EmailPresetRequest.describe(EMAIL_START),
+  mail: EmailPresetMail.default({}).describe('Which mail carries the code: subject?, from?, wait_for_seconds?; the recipient is the user\'s email.'),
+  code: z.string().min(1).max(4096).describe('An RE2 regex that picks the code out of the mail by its context: its group "value", else group 1 (code: (\\d{6})).'),
+  code_in: z.enum(['body', 'subject']).optional().describe('Where the code is: body (the mail\'s text, default) or subject.'),
+  verify: EmailPresetRequest.describe('The request that sends the code ({{code}}), templated like start: url, method, headers, body, accept_status.'),
+  extractions: z.array(TokenExtraction).default([]).describe(EMAIL_SESSION_EXTRACTIONS),
+  injections: z.array(TokenInjection).default([]).describe(INJECTIONS),
+});
+
+/** `email_link`: a start request, then the link of the mail, opened once. */
+export const EmailLinkPreset = z.strictObject({
+  type: z.literal('email_link').describe(PRESET_TYPE),
+  validation: ValidationSetting.optional().describe(VALIDATION_HERE),
+  reauth: ReauthSetting.optional().describe(REAUTH_HERE),
+  users: z.array(EmailUserPreset).describe('Its users: username, email, and password, headers, cookies, refresh, reauth.'),
+  start: EmailPresetRequest.describe(EMAIL_START),
+  mail: EmailPresetMail.default({}).describe('Which mail carries the link: subject?, from?, wait_for_seconds?; the recipient is the user\'s email.'),
+  link: z.string().min(1).max(2048).optional().describe('A glob of the link to open: its path (/auth/verify/**) or whole URL; the query is ignored unless the glob has one. Default: the mail\'s first link.'),
+  extractions: z.array(TokenExtraction).default([]).describe(EMAIL_SESSION_EXTRACTIONS),
+  injections: z.array(TokenInjection).default([]).describe(INJECTIONS),
+});
+
 export const Preset = z.discriminatedUnion('type', [
   BasicPreset,
   CurlPreset,
   CurlSequencePreset,
   DigestPreset,
+  EmailCodePreset,
+  EmailLinkPreset,
   GraphqlPreset,
   HeadersPreset,
   HttpPreset,
@@ -298,5 +353,7 @@ export type PoolUserpassPreset = z.infer<typeof PoolUserpassPreset>;
 export type WebdriverPreset = z.infer<typeof WebdriverPreset>;
 export type CurlPreset = z.infer<typeof CurlPreset>;
 export type CurlSequencePreset = z.infer<typeof CurlSequencePreset>;
+export type EmailCodePreset = z.infer<typeof EmailCodePreset>;
+export type EmailLinkPreset = z.infer<typeof EmailLinkPreset>;
 /** Keeps `NameValues` reachable for callers that normalise preset maps into lists. */
 export type { NameValues };

@@ -18,6 +18,9 @@ export const HttpRequestParameters = z.strictObject({
   timeout: z.int().positive().optional().describe('Seconds for the exchange, redirects included; default 30.'),
   insecure: z.boolean().optional().describe('true: the server\'s TLS certificate is not verified; default false.'),
   follow_redirects: Count.optional().describe('Redirects to follow; default 20, 0: none.'),
+  // Ghost's staff sign-in answers its first step with 403 2FA_NEW_DEVICE_DETECTED, and mails a code.
+  accept_status: z.array(z.int().min(100).max(599)).min(1).max(20).optional()
+    .describe('Statuses that count as success besides those below 400 ([403]: a sign-in whose first step answers 403 and mails a code).'),
 });
 export type HttpRequestParameters = z.infer<typeof HttpRequestParameters>;
 

@@ -5,6 +5,7 @@ import { User } from './user.js';
 import { Validation } from './validation.js';
 import { ReauthSetting } from './reauth.js';
 import { AccessMatrix } from './access.js';
+import { MailSetting } from './mail.js';
 
 /**
  * An mTLS client certificate, in Playwright's `clientCertificates` shape (extension of the format).
@@ -47,6 +48,8 @@ export const AuthConfig = z.strictObject({
     .describe('Which answers to a signed-in request mean "signed out" and sign the user in again: {on_status, on_redirect, on_body}, true (default: HTTP 401) or false (none).'),
   validation: z.union([z.literal(false), Validation]).optional()
     .describe('How to know a session works, for every user without its own: {url, method, headers, body, status, match, not_match}, or false (none).'),
+  mail: MailSetting.optional()
+    .describe('Where tech: email steps read mail: exactly one of smtp ({port}: a sink multiauth runs), mailpit (URL) or maildev (URL).'),
   access: AccessMatrix.optional()
     .describe('Who may do what: requests sent as every user (and anonymous) and compared with what is expected (docs/access.md).'),
 });

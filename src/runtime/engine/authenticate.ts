@@ -14,6 +14,8 @@ import type { RetryPolicy } from '../http/retry.js';
 import type { SignInEvent } from './sign-in-events.js';
 import type { StoredPasskey } from '../session/passkey.js';
 import type { PasskeyRun } from './steps/passkey-step.js';
+import type { MailReader } from '../mail/reader.js';
+import { mailReaderOf } from './mailbox.js';
 
 /** Options of {@link authenticate} and {@link refreshSession}. */
 export interface AuthenticateOptions {
@@ -34,6 +36,11 @@ export interface AuthenticateOptions {
    * sign-in continues from it, and its result's `passkey` is what to keep next.
    */
   passkey?: StoredPasskey;
+  /**
+   * The mailbox of `tech: email` steps, opened on first call; default the process's reader of the
+   * plan's `mail` (`mailReaderOf`).
+   */
+  mail?: () => Promise<MailReader>;
 }
 
 /**
@@ -206,7 +213,12 @@ function signIn(
     ...(run.onResponseBody ? { onResponseBody: run.onResponseBody } : {}),
     ...(run.options.onEvent ? { onEvent: run.options.onEvent } : {}),
     ...(user.passkey ? { passkey } : {}),
+    ...mailOption(run.options.mail ?? mailReaderOf(plan)),
   }).then(withPasskey);
+}
+
+function mailOption(mail: (() => Promise<MailReader>) | undefined): { mail?: () => Promise<MailReader> } {
+  return mail ? { mail } : {};
 }
 
 const registered = new WeakMap<Redactor, WeakSet<Plan>>();

@@ -21,7 +21,9 @@ import { usesSignInValues } from '../template/sign-in-values.js';
 import { signInValues } from '../template/functions.js';
 import { exchangeViews, type SignInEvent } from './sign-in-events.js';
 import { explainFailedStep } from './refused-answer.js';
-import { emptyObservation, type Observation } from '../http/observation.js';
+import { emptyObservation, type Observation, type ObservedCookie, type OriginStorage } from '../http/observation.js';
+import type { MailReader } from '../mail/reader.js';
+import { closeBrowserSession, type BrowserSession } from './steps/browser-session.js';
 
 /** What one run of a procedure needs besides the plan, the user and the procedure. */
 export interface ProcedureRun {
@@ -41,6 +43,11 @@ export interface ProcedureRun {
   onEvent?: (event: SignInEvent) => void;
   /** The user's passkey through the run (users with `passkey`): browser steps seed it and update it. */
   passkey?: PasskeyRun;
+  /**
+   * The process's mail reader, opened on first call (`mailReaderOf`): a procedure with a
+   * `tech: email` step asks for it when it starts, and takes its cursor before its first operation.
+   */
+  mail?: () => Promise<MailReader>;
 }
 
 /**
@@ -77,58 +84,76 @@ export async function runProcedure(plan: Plan, user: PlanUser, procedure: PlanPr
   const webauthn = passkeySigner(user, run.passkey);
 
   const clientCertificates = user.mtls && plan.mtls.length ? planCertificates(plan) : undefined;
-  for (let index = 0; index < procedure.operations.length; index++) {
-    const op = procedure.operations[index] as PlanOperation;
-    const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, ...(webauthn && { webauthn }) };
-    /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
-    let observed: Observation | undefined;
-    const ctx: StepContext = {
-      plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
-      observed: (observation) => (observed = observation),
-      ...(run.passkey ? { passkey: run.passkey } : {}),
-    };
-    // What only events need is made only when someone listens: a sign-in that allocates less costs less.
-    const { onEvent } = run;
-    const started = onEvent ? performance.now() : 0;
-    try {
-      const result = await runStep(op, ctx);
-      const stepExtracted: string[] | undefined = onEvent ? [] : undefined;
-      const last = result.observation.responses.at(-1);
-      if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
-      if (result.variables) {
-        for (const [name, value] of Object.entries(result.variables)) {
-          run.redactor.add(value);
-          scope[name] = value;
-          produced.add(name);
+  // Before the first operation: real applications deliver the mail before they answer the request that sends it.
+  const mail = procedure.operations.some((op) => op.tech === 'email') ? await mailCursor(run, base) : undefined;
+  const browserSession: BrowserSession = {};
+  /** What the sign-in's browser context holds after its latest browser step (one context: the latest says all). */
+  let browserState: { cookies?: ObservedCookie[]; origins?: OriginStorage[] } = {};
+  try {
+    for (let index = 0; index < procedure.operations.length; index++) {
+      const op = procedure.operations[index] as PlanOperation;
+      const where = { user: user.name, procedure: procedure.name, step: index, path: op.origin, ...(webauthn && { webauthn }) };
+      /** What the step observed, known even when it fails: verbose lists its requests, the error quotes its answer. */
+      let observed: Observation | undefined;
+      const ctx: StepContext = {
+        plan, user, credentials: run.credentials, scope, where, redactor: run.redactor, jar, browser: run.browser, clientCertificates, retry: run.retry,
+        observed: (observation) => (observed = observation),
+        ...(run.passkey ? { passkey: run.passkey } : {}),
+        ...(mail ? { mail } : {}),
+        browserSession,
+      };
+      // What only events need is made only when someone listens: a sign-in that allocates less costs less.
+      const { onEvent } = run;
+      const started = onEvent ? performance.now() : 0;
+      try {
+        const result = await runStep(op, ctx);
+        const stepExtracted: string[] | undefined = onEvent ? [] : undefined;
+        const last = result.observation.responses.at(-1);
+        if (last?.body !== undefined && run.onResponseBody) run.onResponseBody(last.body);
+        if (result.variables) {
+          for (const [name, value] of Object.entries(result.variables)) {
+            run.redactor.add(value);
+            scope[name] = value;
+            produced.add(name);
+          }
         }
+        for (const extraction of op.extractions) {
+          const value = extract(result.observation, extraction, where);
+          if (value === undefined) continue;
+          run.redactor.add(value);
+          scope[extraction.name] = value;
+          extractedNames.push(extraction.name);
+          stepExtracted?.push(extraction.name);
+          // A code or link from a mail is used once, in this sign-in: the session (and its cache) never keeps it.
+          if (op.tech === 'email') produced.delete(extraction.name);
+          else produced.add(extraction.name);
+          firstExtracted ??= value;
+        }
+        onEvent?.({
+          kind: 'step', ...stepView(procedure, index, op), ...exchangeViews(result.observation), ms: performance.now() - started,
+          extracted: stepExtracted ?? [], stored: Object.keys(result.variables ?? {}),
+        });
+        if (result.digest) {
+          // The username and password are the config's: completeSession puts them back.
+          const { username: _username, password: _password, ...challenge } = result.digest;
+          session.digest = challenge;
+        }
+        if (op.tech === 'browser') browserState = { cookies: result.cookies, origins: result.origins };
+        else {
+          if (result.origins) session.origins.push(...result.origins);
+          if (result.cookies) session.cookies.push(...result.cookies);
+        }
+      } catch (error) {
+        onEvent?.({ kind: 'step-failed', ...stepView(procedure, index, op), ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
+        const explained = op.tech === 'browser' ? {} : explainFailedStep(error, observed, run.redactor);
+        throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) }, ...explained }, run.redactor);
       }
-      for (const extraction of op.extractions) {
-        const value = extract(result.observation, extraction, where);
-        if (value === undefined) continue;
-        run.redactor.add(value);
-        scope[extraction.name] = value;
-        extractedNames.push(extraction.name);
-        stepExtracted?.push(extraction.name);
-        produced.add(extraction.name);
-        firstExtracted ??= value;
-      }
-      onEvent?.({
-        kind: 'step', ...stepView(procedure, index, op), ...exchangeViews(result.observation), ms: performance.now() - started,
-        extracted: stepExtracted ?? [], stored: Object.keys(result.variables ?? {}),
-      });
-      if (result.digest) {
-        // The username and password are the config's: completeSession puts them back.
-        const { username: _username, password: _password, ...challenge } = result.digest;
-        session.digest = challenge;
-      }
-      if (result.origins) session.origins.push(...result.origins);
-      if (result.cookies) session.cookies.push(...result.cookies);
-    } catch (error) {
-      onEvent?.({ kind: 'step-failed', ...stepView(procedure, index, op), ...exchangeViews(observed ?? emptyObservation()), ms: performance.now() - started });
-      const explained = op.tech === 'browser' ? {} : explainFailedStep(error, observed, run.redactor);
-      throw withContext(asMultiAuthError(error), { context: { ...base, step: index, stepKind: stepKind(op) }, ...explained }, run.redactor);
     }
+  } finally {
+    await closeBrowserSession(browserSession);
   }
+  if (browserState.origins) session.origins.push(...browserState.origins);
+  if (browserState.cookies) session.cookies.push(...browserState.cookies);
 
   if (hasCookies(jar)) session.cookies.push(...(await jarContents(jar)));
   try {
@@ -193,6 +218,25 @@ function producedVariables(scope: Record<string, string>, produced: Set<string>,
   }
   for (const name of produced) setOwn(kept, name, scope[name]);
   return kept;
+}
+
+/**
+ * The mailbox and the point in it this run starts from. Only mail after it counts: never "the
+ * latest mail to X", which may be an earlier run's or an earlier sign-in's code.
+ */
+async function mailCursor(run: ProcedureRun, base: { user: string; procedure: string }): Promise<NonNullable<StepContext['mail']>> {
+  if (!run.mail) {
+    throw new MultiAuthError('CONFIG_INVALID', 'this sign-in waits for a mail, and the config has no top-level "mail" saying where to read it', {
+      context: base,
+      hint: 'Add mail: { smtp: { port: 2525 } } (a sink multiauth runs), or mail: { mailpit: URL } or { maildev: URL } (run multiauth validate).',
+    });
+  }
+  try {
+    const reader = await run.mail();
+    return { reader, cursor: await reader.cursor() };
+  } catch (error) {
+    throw withContext(asMultiAuthError(error), { context: base }, run.redactor);
+  }
 }
 
 /** How events name a step. */

@@ -53,6 +53,19 @@ export interface OriginStorage {
   indexedDB?: unknown[];
 }
 
+/**
+ * The mail a `tech: email` step read, as its extractions see it: `body` (location body), the
+ * headers (location header), the links (locations link and query). All of it is a secret.
+ */
+export interface ObservedMail {
+  /** The text part, or the HTML part as text when the mail has none. */
+  body: string;
+  /** Every header, values decoded, in order. */
+  headers: HeaderPair[];
+  /** The mail's http(s) links, each once: those of the HTML part first (`href`s decoded), then those of the text. */
+  links: string[];
+}
+
 /** Everything a step observed, oldest first. */
 export interface Observation {
   requests: ObservedRequest[];
@@ -67,6 +80,8 @@ export interface Observation {
    * IndexedDB): the `browser_local_storage` and `browser_session_storage` extractions read it.
    */
   storage?: OriginStorage[];
+  /** The mail a `tech: email` step read: its extractions read this, and nothing else. */
+  mail?: ObservedMail;
 }
 
 /** The retries of one request (src/runtime/http/retry.ts), for the error when it still fails. */

@@ -18,7 +18,10 @@ export interface MailMessage {
   subject: string;
   /** Every header, names as sent, values decoded; in order, repeated names kept. */
   headers: Array<[name: string, value: string]>;
-  /** The text part, decoded; absent when the mail has none. */
+  /**
+   * The text part, decoded; when the mail has none, its HTML part as text (mailparser's conversion,
+   * bounded); absent when the mail has neither (or is past a bound: then headers only).
+   */
   text?: string;
   /** The HTML part, decoded; absent when the mail has none. */
   html?: string;
@@ -57,7 +60,16 @@ export interface MailSummary {
 }
 
 /** What a wait found: the mail, or nothing in time with what did arrive meanwhile (at most five). */
-export type MailWaitResult = { kind: 'found'; message: MailMessage } | { kind: 'timeout'; waitedMs: number; others: MailSummary[] };
+export type MailWaitResult =
+  | { kind: 'found'; message: MailMessage }
+  | {
+      kind: 'timeout';
+      waitedMs: number;
+      /** The latest (at most five) of the mails that arrived meanwhile and did not match, in arrival order. */
+      others: MailSummary[];
+      /** How many mails arrived meanwhile and did not match (`others` holds the last five of them). */
+      otherCount?: number;
+    };
 
 /**
  * A mailbox the `tech: email` step reads. Implementations: the package's SMTP sink (read over its

@@ -129,8 +129,12 @@ function matchesAny(globs: readonly string[], target: URL): boolean {
 /**
  * Glob matching by dynamic programming over the two strings (at most 4096 characters each), so no
  * pattern costs more than their product: `**` any characters, `*` any but `/`, `?` one but `/`.
+ * The syntax of `reauth.on_redirect`, and of a mail's `link` extractions.
+ *
+ * @example
+ * globMatches('/verify/*', '/verify/abc'); // true
  */
-function globMatches(glob: string, text: string): boolean {
+export function globMatches(glob: string, text: string): boolean {
   const tokens: string[] = [];
   for (let i = 0; i < glob.length; i++) {
     if (glob[i] === '*' && glob[i + 1] === '*') {

@@ -10,6 +10,7 @@ import { queryLookup } from './query.js';
 import { storageLookup } from './storage.js';
 import { compileExtractionRegex, matchExtractionRegex } from './regex.js';
 import type { Lookup } from './types.js';
+import { mailLookup } from './mail.js';
 
 export { compileExtractionRegex, matchExtractionRegex } from './regex.js';
 
@@ -28,7 +29,7 @@ export { compileExtractionRegex, matchExtractionRegex } from './regex.js';
  * extract(observation, { name: 'token', location: 'header', key: 'X-Token', origin: [] }, { user: 'alice' }); // 'abc'
  */
 export function extract(observation: Observation, extraction: PlanExtraction, where: TemplateWhere): string | undefined {
-  if (extraction.location === 'body' && extraction.regex === undefined && extraction.match === undefined) {
+  if (observation.mail === undefined && extraction.location === 'body' && extraction.regex === undefined && extraction.match === undefined) {
     const value = resolvedBodyValue(observation, extraction.key);
     if (value !== undefined) return value;
   }
@@ -39,13 +40,15 @@ export function extract(observation: Observation, extraction: PlanExtraction, wh
     if (!regex) return candidate;
     const value = matchExtractionRegex(regex, candidate);
     // A hidden input's value is written with `&amp;`; the browser sends it decoded.
-    if (value !== undefined) return extraction.location === 'body' ? markupValue(candidate, value) : value;
+    if (value !== undefined) return extraction.location === 'body' && !observation.mail ? markupValue(candidate, value) : value;
   }
   if (extraction.optional) return undefined;
-  throw notFound(extraction, lookup, where);
+  throw notFound(extraction, lookup, where, observation.mail !== undefined);
 }
 
 function lookupFor(observation: Observation, extraction: PlanExtraction): Lookup {
+  // A mail is what an email step observed: its extractions read the mail and nothing else.
+  if (observation.mail) return mailLookup(observation.mail, extraction);
   switch (extraction.location) {
     case 'header':
       return headerLookup(observation, extraction.key);
@@ -59,6 +62,8 @@ function lookupFor(observation: Observation, extraction: PlanExtraction): Lookup
       return storageLookup(observation, 'localStorage', extraction.key, extraction.storageOrigin);
     case 'browser_session_storage':
       return storageLookup(observation, 'sessionStorage', extraction.key, extraction.storageOrigin);
+    case 'link':
+      return { candidates: [], seen: () => ['no mail: location link reads a link of a mail (tech: email)'] };
   }
 }
 
@@ -69,20 +74,23 @@ const PLACE: Record<PlanExtraction['location'], string> = {
   query: 'query parameter',
   browser_local_storage: 'localStorage item',
   browser_session_storage: 'sessionStorage item',
+  link: 'link',
 };
 
-function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhere): MultiAuthError {
+function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhere, inMail: boolean): MultiAuthError {
   const what =
     extraction.match === 'first-key-ending-token'
       ? `a string whose key ends with "token" under body "${extraction.key}"`
-      : `${PLACE[extraction.location]} "${extraction.key}"`;
+      : inMail
+        ? `${extraction.key === '' ? (extraction.location === 'body' ? 'text' : 'link') : `${PLACE[extraction.location]} "${extraction.key}"`} in the mail`
+        : `${PLACE[extraction.location]} "${extraction.key}"`;
   const candidates = [...lookup.candidates];
   const reason =
     extraction.regex !== undefined && candidates.length > 0
       ? `${candidates.length === 1 ? 'the value found for' : `none of the ${candidates.length} values found for`} ${what} ${candidates.length === 1 ? 'does not match' : 'matches'} the regex /${extraction.regex}/`
       : lookup.reason
         ? `no ${what}: ${lookup.reason()}`
-        : `no ${what} in the exchange`;
+        : `no ${what}${inMail ? '' : ' in the exchange'}`;
   return new MultiAuthError('EXTRACTION_NOT_FOUND', `extraction "${extraction.name}" found nothing: ${reason}`, {
     path: extraction.origin,
     context: { user: where.user, procedure: where.procedure, step: where.step },
@@ -91,8 +99,9 @@ function notFound(extraction: PlanExtraction, lookup: Lookup, where: TemplateWhe
         (extraction.regex !== undefined ? `, regex /${extraction.regex}/` : ''),
       ...lookup.seen().map((line) => `seen: ${line}`),
     ],
-    hint:
-      'Compare the extraction\'s location, key and regex with what the server sends (the names seen are listed above); ' +
-      'a body key may be a dot path such as data.login.token.',
+    hint: inMail
+      ? 'Compare the extraction\'s location, key and regex with a mail the application sends (nothing of this one is shown: it is a secret); a link\'s key is a glob of its path (/verify/**) or whole URL.'
+      : 'Compare the extraction\'s location, key and regex with what the server sends (the names seen are listed above); ' +
+        'a body key may be a dot path such as data.login.token.',
   });
 }

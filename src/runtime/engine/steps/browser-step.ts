@@ -5,6 +5,7 @@ import { browserStartUrl, freshContextOptions, prepareContext, runBrowserStep } 
 import type { StepContext, StepResult } from './step.js';
 import type { Observation } from '../../http/observation.js';
 import { startPasskey } from './passkey-step.js';
+import { closeBrowserSession, type BrowserSession } from './browser-session.js';
 
 /**
  * What browser steps run in: anything that opens a fresh context. Inside Playwright Test it is the
@@ -15,31 +16,33 @@ export interface BrowserHandle {
 }
 
 /**
- * Runs a `browser` operation (a recorded Selenium IDE project) in a new context, closed afterwards:
- * the user's headers and cookies are set first (and the user's passkey seeded), the commands run,
- * and what the page sent, received and stored becomes the step's observation, variables and
- * storage (and the passkey's counter, or the passkey the page registered, `ctx.passkey`).
+ * Runs a `browser` operation (a recorded Selenium IDE project). The sign-in's first browser step
+ * opens a new context (the user's headers and cookies set first, the user's passkey seeded); a
+ * later one continues in it, in the page the step before ended on (`ctx.browserSession`, closed
+ * by the procedure; without one, the context is this step's alone and closed here). What the
+ * page sent, received and stored becomes the step's observation, variables and storage (and the
+ * passkey's counter, or the passkey the page registered, `ctx.passkey`).
  *
  * @example
  * const { observation, variables, origins } = await runBrowserOperation(op, { ...ctx, browser });
  */
 export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepContext): Promise<StepResult> {
   const handle = ctx.browser as BrowserHandle | undefined;
-  if (!handle || typeof handle.newContext !== 'function') {
+  const session: BrowserSession = ctx.browserSession ?? {};
+  if (!session.open && (!handle || typeof handle.newContext !== 'function')) {
     throw new MultiAuthError('AUTH_PROTOCOL', 'this sign-in runs a browser, and none was given', {
       context: { user: ctx.where.user, procedure: ctx.where.procedure, step: ctx.where.step, stepKind: 'browser' },
       hint: 'Run it inside Playwright Test, or pass --browser-path (or set MULTIAUTH_BROWSER_PATH) to multiauth login.',
     });
   }
   const proxy = op.proxy ?? ctx.plan.proxy;
-  const context = await handle.newContext(freshContextOptions(proxy));
-  let observed: Observation | undefined;
   try {
-    await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where, ctx.redactor));
-    const passkey = await startPasskey(context, ctx.user, ctx.passkey);
+    const open = session.open ?? (session.open = await openContext(handle as BrowserHandle, op, ctx, proxy));
+    let observed: Observation | undefined;
     const result = await runBrowserStep({
       op,
-      context,
+      context: open.context,
+      ...(open.page ? { page: open.page } : {}),
       scope: ctx.scope,
       where: ctx.where,
       redact: (text) => ctx.redactor.redact(text),
@@ -50,11 +53,25 @@ export async function runBrowserOperation(op: PlanBrowserOperation, ctx: StepCon
       },
       secrets: ctx.redactor,
     }).catch(async (error: unknown) => {
-      throw await passkey.failed(error, observed);
+      throw await open.passkey.failed(error, observed);
     });
-    await passkey.done();
+    if (result.page) open.page = result.page;
+    else delete open.page;
+    await open.passkey.done();
     return { observation: result.observation, variables: result.variables, cookies: result.storage.cookies, origins: result.storage.origins };
   } finally {
+    if (!ctx.browserSession) await closeBrowserSession(session);
+  }
+}
+
+/** The sign-in's context: new, with the user's headers, cookies and passkey. */
+async function openContext(handle: BrowserHandle, op: PlanBrowserOperation, ctx: StepContext, proxy: string | undefined): Promise<NonNullable<BrowserSession['open']>> {
+  const context = await handle.newContext(freshContextOptions(proxy));
+  try {
+    await prepareContext(context, { headers: ctx.credentials.headers, cookies: ctx.credentials.cookies }, browserStartUrl(op, ctx.scope, ctx.where, ctx.redactor));
+    return { context, passkey: await startPasskey(context, ctx.user, ctx.passkey) };
+  } catch (error) {
     await context.close().catch(() => undefined);
+    throw error;
   }
 }

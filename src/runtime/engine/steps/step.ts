@@ -7,6 +7,8 @@ import type { Plan, PlanCredentials, PlanOperation, PlanUser } from '../../../co
 import type { Observation, ObservedCookie } from '../../http/observation.js';
 import type { DigestSessionState, OriginStorage } from '../../session/session.js';
 import type { TemplateScope, TemplateWhere } from '../../template/template.js';
+import type { MailCursor, MailReader } from '../../mail/reader.js';
+import type { BrowserSession } from './browser-session.js';
 
 /** Everything one operation of a procedure may use. */
 export interface StepContext {
@@ -35,6 +37,16 @@ export interface StepContext {
   observed?: (observation: Observation) => void;
   /** The user's passkey through the sign-in (users with `passkey`): browser steps seed it and keep what it became. */
   passkey?: PasskeyRun;
+  /**
+   * The mailbox of a procedure with a `tech: email` step, and the point in it taken when the
+   * procedure started: only mail after it counts.
+   */
+  mail?: { reader: MailReader; cursor: MailCursor };
+  /**
+   * The browser context and page of the procedure's browser steps: a browser step continues in
+   * the page the one before it left (after an email step, too), and the procedure closes it.
+   */
+  browserSession?: BrowserSession;
 }
 
 /** What an operation produced: what it observed (for extractions) and state for the session. */

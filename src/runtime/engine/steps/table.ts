@@ -2,6 +2,7 @@ import type { PlanOperation } from '../../../compile/index.js';
 import { runHttpStep } from './http-step.js';
 import { runDigestOperation } from './digest-step.js';
 import { runBrowserOperation } from './browser-step.js';
+import { runEmailOperation } from './email-step.js';
 import type { StepContext, StepResult, StepRunner } from './step.js';
 
 type Runners = { [Tech in PlanOperation['tech']]: StepRunner<Extract<PlanOperation, { tech: Tech }>> };
@@ -11,6 +12,7 @@ const STEP_RUNNERS: Runners = {
   http: runHttpStep,
   digest: runDigestOperation,
   browser: runBrowserOperation,
+  email: runEmailOperation,
 };
 
 /**

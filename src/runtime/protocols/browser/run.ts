@@ -29,6 +29,8 @@ export interface BrowserStepResult {
   /** Variables set by store*, executeScript, storeWindowHandle and opensWindow, as text. */
   variables: Record<string, string>;
   storage: { cookies: ObservedCookie[]; origins: OriginStorage[] };
+  /** The page the step ended on (absent when it was closed): where a next browser step of the sign-in continues. */
+  page?: Page;
 }
 
 /** Input of {@link runBrowserStep}. */
@@ -36,6 +38,8 @@ export interface BrowserStepInput {
   op: PlanBrowserOperation;
   /** A context the caller made (headers, cookies: see prepareContext) and will close. */
   context: BrowserContext;
+  /** The page to continue in (the one an earlier step of the sign-in ended on); default the context's first. */
+  page?: Page;
   /** Variables the procedure sees (secrets: never printed). */
   scope: TemplateScope;
   where: { user: string; procedure?: string; step?: number };
@@ -84,7 +88,7 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
   const projectUrl = op.project.url
     ? expandText(op.project.url, vars, { ...input.where, path: [...op.origin, 'project', 'url'] })
     : undefined;
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = (input.page && !input.page.isClosed() ? input.page : undefined) ?? context.pages()[0] ?? (await context.newPage());
   const recorder = new ContextRecorder(context);
   input.observed?.(recorder.observation);
   const windows = new WindowTracker(context, page);
@@ -113,7 +117,7 @@ export async function runBrowserStep(input: BrowserStepInput): Promise<BrowserSt
     await authorization?.redirect.stop();
   }
   const { observation, storage } = await recorder.finish(run.page.isClosed() ? undefined : run.page.url());
-  return { observation, variables: vars.stored(), storage };
+  return { observation, variables: vars.stored(), storage, ...(run.page.isClosed() ? {} : { page: run.page }) };
 }
 
 /**
