@@ -67,13 +67,21 @@ async function follow(catcher: Catcher, wait: MailWait, start: Mark): Promise<vo
   let mark = start;
   while (!wait.finished) {
     const listed = await catcher.newSince(mark, wait.stop);
+    // A listing's mail arrived together: each is fetched and parsed first, then all are offered at
+    // once, so the quiet time for a newer one does not run out while the next is still being read.
+    const batch: Array<(() => void)> = [];
     for (const item of listed) {
       if (wait.finished) return;
       const recipients = normalRecipients(item.recipients);
-      if (wait.isFor(recipients)) wait.offer(await parseMail(await catcher.raw(item.id, wait.stop), { id: item.id, arrivedAt: item.arrivedAt, recipients }));
-      else wait.offerOther({ recipients, subject: item.subject });
+      if (wait.isFor(recipients)) {
+        const message = await parseMail(await catcher.raw(item.id, wait.stop), { id: item.id, arrivedAt: item.arrivedAt, recipients });
+        batch.push(() => wait.offer(message));
+      } else {
+        batch.push(() => wait.offerOther({ recipients, subject: item.subject }));
+      }
       mark = { id: item.id, arrivedAt: item.arrivedAt };
     }
+    for (const offer of batch) offer();
     if (wait.finished) return;
     await sleep(POLL_MS, undefined, { signal: wait.stop }).catch(() => undefined);
   }
