@@ -53,7 +53,8 @@ export function polledReader(catcher: Catcher): MailReader {
       return { source: catcher.kind, position: JSON.stringify(await catcher.newest()) };
     },
     waitFor(query: MailQuery): Promise<MailWaitResult> {
-      const wait = new MailWait(query);
+      // A catcher is seen a listing at a time: "arrived together" spans two of them (maildev stores after it answers 250).
+      const wait = new MailWait(query, { quietMs: 2 * POLL_MS, quietMaxMs: 10 * POLL_MS });
       void follow(catcher, wait, markOf(query.after, catcher.kind)).catch((error: unknown) => wait.fail(error));
       return wait.done;
     },
