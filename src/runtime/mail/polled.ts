@@ -53,7 +53,8 @@ export function polledReader(catcher: Catcher): MailReader {
       return { source: catcher.kind, position: JSON.stringify(await catcher.newest()) };
     },
     waitFor(query: MailQuery): Promise<MailWaitResult> {
-      const wait = new MailWait(query);
+      // A catcher is seen a listing at a time: "arrived together" spans two of them (maildev stores after it answers 250).
+      const wait = new MailWait(query, { quietMs: 2 * POLL_MS, quietMaxMs: 10 * POLL_MS });
       void follow(catcher, wait, markOf(query.after, catcher.kind)).catch((error: unknown) => wait.fail(error));
       return wait.done;
     },
@@ -67,13 +68,21 @@ async function follow(catcher: Catcher, wait: MailWait, start: Mark): Promise<vo
   let mark = start;
   while (!wait.finished) {
     const listed = await catcher.newSince(mark, wait.stop);
+    // A listing's mail arrived together: each is fetched and parsed first, then all are offered at
+    // once, so the quiet time for a newer one does not run out while the next is still being read.
+    const batch: Array<(() => void)> = [];
     for (const item of listed) {
       if (wait.finished) return;
       const recipients = normalRecipients(item.recipients);
-      if (wait.isFor(recipients)) wait.offer(await parseMail(await catcher.raw(item.id, wait.stop), { id: item.id, arrivedAt: item.arrivedAt, recipients }));
-      else wait.offerOther({ recipients, subject: item.subject });
+      if (wait.isFor(recipients)) {
+        const message = await parseMail(await catcher.raw(item.id, wait.stop), { id: item.id, arrivedAt: item.arrivedAt, recipients });
+        batch.push(() => wait.offer(message));
+      } else {
+        batch.push(() => wait.offerOther({ recipients, subject: item.subject }));
+      }
       mark = { id: item.id, arrivedAt: item.arrivedAt };
     }
+    for (const offer of batch) offer();
     if (wait.finished) return;
     await sleep(POLL_MS, undefined, { signal: wait.stop }).catch(() => undefined);
   }

@@ -20,7 +20,10 @@ test.afterAll(async () => {
 });
 
 test('the real maildev: the mail for the envelope recipient after the cursor, parsed; older mail and other recipients are not', async () => {
+  const before = (await reader.cursor()).position;
   await sendTestMail(maildev.smtpPort, { to: 'alice@example.test', subject: 'old code', text: 'code 000000' });
+  // maildev answers 250 before it stores the mail: the old code is in the inbox once the listing shows it.
+  await expect.poll(async () => (await reader.cursor()).position).not.toBe(before);
   const after = await reader.cursor();
   const wait = reader.waitFor({ to: 'ALICE@example.test', after, timeoutMs: 10_000 });
   await sendTestMail(maildev.smtpPort, { to: 'malice@example.test', subject: 'for malice', text: 'x' });
@@ -47,6 +50,6 @@ test('an unreachable maildev is a clear error naming the URL', async () => {
   const port = await freePort();
   const error = await openMailReader({ kind: 'maildev', url: `http://127.0.0.1:${port}/` }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MultiAuthError);
-  expect((error as MultiAuthError).message).toBe(`maildev at http://127.0.0.1:${port} cannot be read: GET http://127.0.0.1:${port}/email failed (ECONNREFUSED)`);
+  expect((error as MultiAuthError).message).toBe(`maildev at http://127.0.0.1:${port} cannot be read: GET http://127.0.0.1:${port}/api/healthz failed (ECONNREFUSED)`);
   expect((error as MultiAuthError).code).toBe('MAIL_UNAVAILABLE');
 });
