@@ -20,7 +20,7 @@ const schema = JSON.parse(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8'
 const MODELINE = '# yaml-language-server: $schema=./node_modules/playwright-multiauth/docs/schema.json\n';
 const PRESET_TYPES = [
   'basic', 'headers', 'http', 'digest', 'graphql', 'oauth_client_credentials', 'oauth_userpass', 'oauth_ropc',
-  'pool_userpass', 'cognito_userpass', 'oauth_authz_code_browser', 'webdriver', 'curl', 'curl_sequence',
+  'pool_userpass', 'cognito_userpass', 'oauth_authz_code_browser', 'webdriver', 'curl', 'curl_sequence', 'email_code', 'email_link',
 ];
 
 test.describe.configure({ mode: 'default' });
@@ -177,8 +177,8 @@ test('hover shows its description for every key of the format, and the sample of
   const keys = new Map<string, string>();
   const whole = sample(schema, '', keys) as { presets: unknown[]; procedures: Array<{ operations: unknown[] }> };
   // Every preset type and every operation tech is in the sample, so every key of each is hovered.
-  expect(whole.presets).toHaveLength(12);
-  expect(whole.procedures[0]!.operations).toHaveLength(3);
+  expect(whole.presets).toHaveLength(14);
+  expect(whole.procedures[0]!.operations).toHaveLength(4);
   // Small documents: the server validates the whole document for each hover.
   const parts: Array<{ value: unknown; keys: Map<string, string> }> = [
     { value: { ...whole, presets: [], procedures: [] }, keys: new Map([...keys].filter(([key]) => !/^\.(presets|procedures)\./.test(key))) },
@@ -211,7 +211,7 @@ test('hover shows its description for every key of the format, and the sample of
   expect(JSON.stringify(whole)).toContain('"timeout":"${SOME_VALUE}"');
 });
 
-test('completion after "type:" offers all 14 preset types, in a preset with users and in an empty one', async () => {
+test('completion after "type:" offers all 16 preset types, in a preset with users and in an empty one', async () => {
   const { uri, text } = open([
     'presets:',
     '  - type: ',
@@ -229,7 +229,7 @@ test('completion after "type:" offers all 14 preset types, in a preset with user
   const empty = await lsp.completion(uri, positionOf(text, '  - type: ', 10, 1));
   expect([...withUsers].sort()).toEqual([...PRESET_TYPES].sort());
   expect([...empty].sort()).toEqual([...PRESET_TYPES].sort());
-  expect((await lsp.completion(uri, positionOf(text, 'tech: ', 6))).sort()).toEqual(['browser', 'digest', 'http', 'selenium']);
+  expect((await lsp.completion(uri, positionOf(text, 'tech: ', 6))).sort()).toEqual(['browser', 'digest', 'email', 'http', 'selenium']);
 });
 
 test('diagnostics: ${NAME} in numbers, booleans and enumerations is fine, no wrong missing property, an unknown key is an error', async () => {

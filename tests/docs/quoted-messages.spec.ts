@@ -118,6 +118,21 @@ async function cli(args: string[], files: Record<string, string>, env: Record<st
   return normalized(`${stderr}${stdout}`, dir);
 }
 
+/** A user whose sign-in asks for a code, then waits a second for its mail (`mail` the top-level key, or ''). */
+function EMAIL_USER(mail: string): string {
+  return `${mail}procedures:
+  - name: code-login
+    operations:
+      - tech: http
+        parameters: { url: "${server.url}/auth/code", method: POST, body: { email: "{{email}}" } }
+      - tech: email
+        parameters: { to: "{{email}}", subject: "(?i)sign-in code", wait_for_seconds: 1 }
+        extractions: [{ name: code, location: body, regex: "code: (\\\\d{6})" }]
+users:
+  - { name: alice, procedure: code-login, variables: [{ name: email, value: alice@example.test }] }
+`;
+}
+
 /** A config of one generic user whose procedure `login` has `operation` as its one operation. */
 function oneOperation(operation: string, injections = '[]'): string {
   return `procedures:\n  - name: login\n    operations:\n${operation}\n    injections: ${injections}\nusers:\n  - { name: alice, procedure: login, credentials: { username: alice, password: alice-password } }\n`;
@@ -133,6 +148,10 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
   }),
   // Sparse: the size is what the check reads; no 600 MiB are written.
   'config-limit': () => cli(['validate', '-c', 'big.yaml'], { 'big.yaml': '' }, {}, (dir) => truncateSync(join(dir, 'big.yaml'), 600 * 1024 * 1024)),
+  // Issue 37: a mail step with no mail source.
+  'email-without-mail': () => cli(['validate'], { 'multiauth.yaml': EMAIL_USER('') }),
+  // The CLI starts its own sink (none listens); the start request mails nobody.
+  'email-timeout': async () => cli(['login', 'alice'], { 'multiauth.yaml': EMAIL_USER(`mail: { smtp: { port: ${await freePort()}, api_port: ${await freePort()} } }\n`) }),
   'config-invalid': () => cli(['validate', '-c', 'invalid.yaml'], {
     'invalid.yaml': 'users:\n  - name: alice\n    credentials:\n      username: alice\n      password: 12345\n      pasword: x\n',
   }),
@@ -511,6 +530,7 @@ test.beforeAll(async () => {
       return res.end();
     }
     if (req.url === '/whoami' && req.headers.authorization) return sendJson(res, 200, { user: 'alice' });
+    if (req.url === '/auth/code') return sendJson(res, 200, { sent: true });
     if (req.url === '/looks-fine') return sendJson(res, 200, { signedIn: false, user: null, code: null });
     if (req.url === '/whoami') return sendJson(res, 401, { error: 'unauthorized', message: 'no credentials', via: null });
     if (req.url === '/graphql' && body.includes('login')) {

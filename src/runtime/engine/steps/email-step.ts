@@ -44,7 +44,7 @@ export async function runEmailOperation(op: PlanEmailOperation, ctx: StepContext
     ...(subject ? { subject: (text: string) => subject.test(text) } : {}),
     ...(from ? { from: (address: string) => from.test(address) } : {}),
   });
-  if (result.kind === 'timeout') throw emailTimeout(op, to, mail.reader.description, result.waitedMs, result.others, ctx.redactor, context);
+  if (result.kind === 'timeout') throw emailTimeout(op, to, mail.reader.description, result.waitedMs, result.others, result.otherCount ?? result.others.length, ctx.redactor, context);
   const observed = observeMail(result.message, ctx.redactor);
   const observation = { ...emptyObservation(), mail: observed };
   ctx.observed?.(observation);
@@ -65,15 +65,26 @@ export function observeMail(message: MailMessage, redactor: Redactor): ObservedM
   const body = message.text ?? (message.html === undefined ? '' : readHtml(message.html).text);
   const links = mailLinks(message.html, message.text);
   redactor.add(body, message.text, message.html);
-  for (const link of links) {
-    redactor.add(link);
-    try {
-      for (const value of new URL(link).searchParams.values()) redactor.add(value);
-    } catch {
-      // mailLinks keeps only links that parse.
-    }
-  }
+  for (const link of links) registerLink(link, redactor, 1);
   return { body, headers: message.headers.map(([name, value]) => [name, value]), links };
+}
+
+/**
+ * A link and its query values are secrets; so are those of a link inside a query value, one level
+ * down (a tracking redirect's `?u=https://app/verify?token=...`).
+ */
+function registerLink(link: string, redactor: Redactor, nested: number): void {
+  redactor.add(link);
+  let values: string[];
+  try {
+    values = [...new URL(link).searchParams.values()];
+  } catch {
+    return;
+  }
+  for (const value of values) {
+    redactor.add(value);
+    if (nested > 0 && /^https?:\/\//i.test(value)) registerLink(value, redactor, nested - 1);
+  }
 }
 
 function compiled(pattern: string): UserRegex {
@@ -92,16 +103,18 @@ function emailTimeout(
   mailbox: string,
   waitedMs: number,
   others: MailSummary[],
+  count: number,
   redactor: Redactor,
   context: { user: string | undefined; procedure: string | undefined; step: number; stepKind: string },
 ): MultiAuthError {
   const matching = [op.subject === undefined ? '' : ` with a subject matching /${op.subject}/`, op.from === undefined ? '' : ` from an address matching /${op.from}/`].join('');
-  const seconds = Math.round(waitedMs / 100) / 10;
+  // The wait as configured: the reader's own measure runs a little over it.
+  const seconds = Math.max(op.waitForSeconds, Math.floor(waitedMs / 1000));
   const details = [
     `mailbox: ${mailbox}`,
-    others.length === 0
+    count === 0
       ? 'no other mail arrived meanwhile'
-      : `${others.length === 1 ? 'one other mail' : `${others.length} other mails`} arrived meanwhile (subjects with code-like words masked):`,
+      : `${count === 1 ? 'one other mail' : `${count} other mails`} arrived meanwhile${count > 5 ? ', the last five' : ''} (code-like words of subjects masked):`,
     ...others.slice(0, 5).map((other) => `  "${maskSubject(other.subject, redactor)}" to ${other.recipients.slice(0, 5).map((r) => redactor.redact(r)).join(', ') || '(no recipient)'}`),
   ];
   return new MultiAuthError('EMAIL_TIMEOUT', `no mail to ${to}${matching} arrived within ${seconds} s`, {
