@@ -1,7 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
-import { runInlineProject, type InlineResult } from '../support/inline-project.js';
-import { testsByProject, type ReportedTest } from '../support/project-results.js';
+import { runInlineProject, testsByProject, type InlineResult, type ReportedTest } from '../support/inline-project.js';
 import { formLoginProcedure } from '../support/config-texts.js';
 
 // Issue 24, item 3: a denial is not a dead session. In a role matrix, the demo's /ends/settings

@@ -85,6 +85,36 @@ export async function runInlineProject(
   return { exitCode, output, report, dir, passed: report.stats.expected, failed: report.stats.unexpected, annotations };
 }
 
+/** One test of a child run's JSON report, with the project it ran in. */
+export interface ReportedTest {
+  /** Its title, without the describes around it. */
+  title: string;
+  projectName: string;
+  /** Playwright's outcome: `expected`, `unexpected`, `flaky` or `skipped`. */
+  status: string;
+  annotations: Array<{ type: string; description?: string }>;
+}
+
+/**
+ * The tests of an inline run's JSON report, grouped by project: a child run with several projects
+ * side by side (one per scenario, each against its own server) read as the separate runs it replaces.
+ *
+ * @example
+ * const byProject = testsByProject(result.report);
+ * expect(byProject.validated?.every((t) => t.status === 'expected')).toBe(true);
+ */
+export function testsByProject(report: Pick<JsonReport, 'suites'>): Record<string, ReportedTest[]> {
+  const found: Record<string, ReportedTest[]> = Object.create(null);
+  const visit = (suite: JsonSuite): void => {
+    for (const spec of suite.specs) {
+      for (const t of spec.tests) (found[t.projectName] ??= []).push({ title: spec.title, projectName: t.projectName, status: t.status, annotations: t.annotations });
+    }
+    suite.suites?.forEach(visit);
+  };
+  report.suites.forEach(visit);
+  return found;
+}
+
 /** What the tests of one project of an inline run did. */
 export interface ProjectResult {
   /** Tests that ended as expected (Playwright's `expected`). */
@@ -96,27 +126,22 @@ export interface ProjectResult {
 }
 
 /**
- * The results of an inline run, project by project (from its JSON report): what one child run with
- * several projects side by side did for each, as separate runs would tell it.
+ * The results of an inline run, project by project (from its JSON report, {@link testsByProject}):
+ * what one child run with several projects side by side did for each, as separate runs would tell it.
  *
  * @example
  * const result = await runInlineProject({ ...files, 'playwright.config.ts': inlineConfig(`projects: [{ name: 'a', testMatch: 'a.spec.ts' }, { name: 'b', testMatch: 'b.spec.ts' }],`) });
  * expect(projectResults(result).a?.passed).toBe(1);
  */
 export function projectResults(result: Pick<InlineResult, 'report'>): Record<string, ProjectResult> {
-  const projects = new Map<string, ProjectResult>();
-  const visit = (suite: JsonSuite): void => {
-    for (const spec of suite.specs) {
-      for (const test of spec.tests) {
-        const project = projects.get(test.projectName) ?? { passed: 0, failed: 0, annotations: {} };
-        projects.set(test.projectName, project);
-        if (test.status === 'expected') project.passed++;
-        if (test.status === 'unexpected') project.failed++;
-        project.annotations[spec.title] = [...(project.annotations[spec.title] ?? []), ...test.annotations];
-      }
-    }
-    suite.suites?.forEach(visit);
-  };
-  result.report.suites.forEach(visit);
-  return Object.fromEntries(projects);
+  return Object.fromEntries(
+    Object.entries(testsByProject(result.report)).map(([name, tests]) => [
+      name,
+      {
+        passed: tests.filter((t) => t.status === 'expected').length,
+        failed: tests.filter((t) => t.status === 'unexpected').length,
+        annotations: tests.reduce<ProjectResult['annotations']>((all, t) => ({ ...all, [t.title]: [...(all[t.title] ?? []), ...t.annotations] }), {}),
+      },
+    ]),
+  );
 }
