@@ -10,7 +10,8 @@ import { ROOT } from '../support/root.js';
 const root = '/repo';
 const config = { rootDir: root } as FullConfig;
 const caseIn = (file: string) => ({ location: { file: join(root, file), line: 1, column: 1 } }) as TestCase;
-const took = (seconds: number, retry = 0) => ({ duration: seconds * 1000, retry }) as TestResult;
+// Started at the epoch: before the reporter's run began, so no time before them is counted.
+const took = (seconds: number, retry = 0) => ({ duration: seconds * 1000, retry, startTime: new Date(0), parallelIndex: 0 }) as TestResult;
 
 /** What the reporter's end prints and returns, for `files` of `seconds` each (one test a figure). */
 async function ended(files: Record<string, number[]>, status: FullResult['status'] = 'passed', enforce = true, allowedOver: Record<string, string> = {}) {
@@ -57,6 +58,19 @@ test('unenforced (a file run by hand, no MULTIAUTH_FILE_BUDGET_S), a file over 9
   expect(text).toContain('(A warning: with MULTIAUTH_FILE_BUDGET_S set, the run fails on it.)');
 });
 
+test("a file's beforeAll and its worker's start count: the time a worker slot spent before each test began", async () => {
+  const reporter = new FileTimesReporter({ budgetSeconds: 90, enforce: true });
+  reporter.onBegin(config);
+  const at = (startSeconds: number, seconds: number, parallelIndex: number) => ({ duration: seconds * 1000, retry: 0, startTime: new Date(Date.now() + startSeconds * 1000), parallelIndex }) as TestResult;
+  // Slot 0: a short test, then a file whose beforeAll held the slot 60 s before its one test.
+  reporter.onTestEnd(caseIn('tests/short.spec.ts'), at(0, 10, 0));
+  reporter.onTestEnd(caseIn('tests/hooked.spec.ts'), at(70, 1, 0));
+  // Slot 1 is its own: its first test began at once.
+  reporter.onTestEnd(caseIn('tests/other.spec.ts'), at(0, 5, 1));
+  const times = Object.fromEntries(reporter.slowest().map((f) => [f.file, Math.round(f.seconds)]));
+  expect(times).toEqual({ 'tests/hooked.spec.ts': 61, 'tests/short.spec.ts': 10, 'tests/other.spec.ts': 5 });
+});
+
 test('the end prints the ten slowest files, slowest first, with their test counts', async () => {
   const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`tests/f${String(i).padStart(2, '0')}.spec.ts`, [i + 1, 0.5]]));
   const { text } = await ended(files);
@@ -91,13 +105,13 @@ test('takes a while', async () => { await new Promise((r) => setTimeout(r, 400))
   const runWith = (budget: string) => runInlineProject(files, { env: { MULTIAUTH_FILE_BUDGET_S: budget }, args: ['--workers=1'] });
   const [over, within, unset] = await Promise.all([runWith('0.2'), runWith('30'), runWith('')]);
   expect(over.output).toContain('1 passed');
-  expect(over.output).toMatch(/Slowest files \(sum of test durations\):\n\s+[\d.]+ s\s+1 tests\s+slow\.spec\.ts/);
+  expect(over.output).toMatch(/Slowest files \(their tests' durations and the hooks and worker starts before them\):\n\s+[\d.]+ s\s+1 tests\s+slow\.spec\.ts/);
   expect(over.output).toMatch(/File over the time budget: slow\.spec\.ts took [\d.]+ s, more than 0\.2 s\./);
   expect(over.exitCode).toBe(1);
   expect(within.output).toContain('1 passed');
   expect(within.output).not.toContain('over the time budget');
   expect(within.exitCode).toBe(0);
   // Unset (as when one file is run by hand): the slowest files are still printed.
-  expect(unset.output).toMatch(/Slowest files \(sum of test durations\):\n\s+[\d.]+ s\s+1 tests\s+slow\.spec\.ts/);
+  expect(unset.output).toMatch(/Slowest files \(their tests' durations and the hooks and worker starts before them\):\n\s+[\d.]+ s\s+1 tests\s+slow\.spec\.ts/);
   expect(unset.exitCode).toBe(0);
 });

@@ -17,7 +17,11 @@ export interface FileTimesOptions {
   allowedOver?: Record<string, string>;
 }
 
-/** One spec file's share of a run: the sum of its tests' result durations, as tests/README.md measures it. */
+/**
+ * One spec file's share of a run, as tests/README.md measures it: the sum of its tests' durations
+ * and of the time each of its tests' worker slot spent before the test began (a worker's start,
+ * `beforeAll` hooks and worker fixtures, which no test's duration holds).
+ */
 export interface FileTime {
   file: string;
   seconds: number;
@@ -40,6 +44,9 @@ export default class FileTimesReporter implements Reporter {
   private readonly top: number;
   private readonly allowedOver: Record<string, string>;
   private rootDir = process.cwd();
+  /** When each worker slot (`parallelIndex`) was last free: the run's start, then the end of its last test. */
+  private readonly slotFree = new Map<number, number>();
+  private started = Date.now();
 
   constructor(options: FileTimesOptions = {}) {
     const fromEnv = process.env.MULTIAUTH_FILE_BUDGET_S ? Number(process.env.MULTIAUTH_FILE_BUDGET_S) : undefined;
@@ -57,12 +64,16 @@ export default class FileTimesReporter implements Reporter {
 
   onBegin(config: FullConfig): void {
     this.rootDir = config.rootDir;
+    this.started = Date.now();
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const file = relative(this.rootDir, test.location.file);
     const entry = this.times.get(file) ?? { file, seconds: 0, tests: 0 };
-    entry.seconds += result.duration / 1000;
+    const begin = result.startTime.getTime();
+    const before = Math.max(0, begin - (this.slotFree.get(result.parallelIndex) ?? this.started));
+    this.slotFree.set(result.parallelIndex, Math.max(begin + result.duration, this.slotFree.get(result.parallelIndex) ?? 0));
+    entry.seconds += (before + result.duration) / 1000;
     if (result.retry === 0) entry.tests += 1;
     this.times.set(file, entry);
   }
@@ -78,7 +89,7 @@ export default class FileTimesReporter implements Reporter {
     if (out) writeFileSync(out, `${JSON.stringify(files.map((f) => ({ ...f, seconds: Math.round(f.seconds * 10) / 10 })), null, 2)}\n`);
     if (files.length === 0) return undefined;
     const lines = files.slice(0, this.top).map((f) => `  ${f.seconds.toFixed(1).padStart(7)} s  ${String(f.tests).padStart(3)} tests  ${f.file}`);
-    console.log(`\nSlowest files (sum of test durations):\n${lines.join('\n')}`);
+    console.log(`\nSlowest files (their tests' durations and the hooks and worker starts before them):\n${lines.join('\n')}`);
     const over = this.budgetSeconds > 0 ? files.filter((f) => f.seconds > this.budgetSeconds) : [];
     if (over.length === 0) return undefined;
     const failing = over.filter((f) => !Object.hasOwn(this.allowedOver, f.file));
