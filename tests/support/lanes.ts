@@ -11,6 +11,7 @@ export const QUICK_LANE = ['core/**/*.spec.ts', 'config/**/*.spec.ts', 'compile/
 export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
   'runtime/protocols/browser/**/*.spec.ts': 'a browser (Debian chromium)',
   'draft/cms-login.spec.ts': 'a browser (Debian chromium) records its HARs',
+  'runtime/engine/email-browser.spec.ts': 'a browser (Debian chromium): one page through browser, email and browser steps',
   'draft/saml-post.spec.ts': 'a browser (Debian chromium) records its HAR',
   'runtime/protocols/digest/step.spec.ts': 'Apache and lighttpd',
   'compile/curl/parity.spec.ts': 'curl',
