@@ -102,3 +102,11 @@ test.describe('extractions on a mail', () => {
     }
   });
 });
+
+test("a mail's links and their query values are masked; a bare home-page link is not, so the application's URLs stay readable", () => {
+  const redactor = new Redactor();
+  observeMail(message({ html: '<a href="http://127.0.0.1:4010/">Home</a> <a href="http://127.0.0.1:4010/email-code/verify?token=tok-9f3">Sign in</a>' }), redactor);
+  expect(redactor.redact('POST http://127.0.0.1:4010/email-code/verify')).toBe('POST http://127.0.0.1:4010/email-code/verify');
+  expect(redactor.redact('got tok-9f3')).toBe(`got ${MASK}`);
+  expect(redactor.redact('http://127.0.0.1:4010/email-code/verify?token=tok-9f3')).not.toContain('tok-9f3');
+});

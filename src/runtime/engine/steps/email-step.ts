@@ -71,16 +71,21 @@ export function observeMail(message: MailMessage, redactor: Redactor): ObservedM
 
 /**
  * A link and its query values are secrets; so are those of a link inside a query value, one level
- * down (a tracking redirect's `?u=https://app/verify?token=...`).
+ * down (a tracking redirect's `?u=https://app/verify?token=...`). A bare home-page link is not.
  */
 function registerLink(link: string, redactor: Redactor, nested: number): void {
-  redactor.add(link);
-  let values: string[];
+  let url: URL;
   try {
-    values = [...new URL(link).searchParams.values()];
+    url = new URL(link);
   } catch {
+    redactor.add(link);
     return;
   }
+  // A link to a site's home page (`https://app.test/`) carries nothing secret, and as a secret it
+  // would mask the start of every URL of the application in every message.
+  if (url.pathname === '/' && !url.search && !url.hash) return;
+  redactor.add(link);
+  const values = [...url.searchParams.values()];
   for (const value of values) {
     redactor.add(value);
     if (nested > 0 && /^https?:\/\//i.test(value)) registerLink(value, redactor, nested - 1);
