@@ -12,7 +12,7 @@ import { YamlLanguageServer } from '../support/yaml-language-server.js';
 const EXAMPLES = join(ROOT, 'examples');
 const PRESET_TYPES = [
   'basic', 'headers', 'http', 'digest', 'graphql', 'oauth_client_credentials', 'oauth_userpass', 'pool_userpass',
-  'webdriver', 'curl', 'curl_sequence',
+  'webdriver', 'curl', 'curl_sequence', 'email_code', 'email_link',
 ];
 
 /**
