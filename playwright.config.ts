@@ -25,11 +25,6 @@ const LONG_FIRST = [
   'playwright/denials.spec.ts',
   'playwright/access-matrix.spec.ts',
   'playwright/passkeys.spec.ts',
-  'audit/secret-leak.spec.ts',
-  'audit/authz-code-crash.spec.ts',
-  'playwright/fixtures.spec.ts',
-  'playwright/role-matrix.spec.ts',
-  'e2e-mail/*.spec.ts',
 ].map((file) => `**/tests/${file}`);
 
 export default defineConfig({
