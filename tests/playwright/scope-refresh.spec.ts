@@ -1,13 +1,21 @@
-import { mkdirSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, MULTI_CONFIG } from './support.js';
-import { runInlineProject } from '../support/inline-project.js';
+import { test, expect, MULTI_CONFIG, type EchoServer } from './support.js';
+import { projectResults, runInlineProject, type ProjectResult } from '../support/inline-project.js';
+import { ROOT } from '../support/root.js';
 import { digestOf, openConfig, sessionFilePath } from '../../src/sessions/index.js';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-test('with a scope set, requests to another origin carry nothing', async ({ demoEnv, echo }) => {
-  const config = `scope: ["\${DEMO_URL}"]\n${MULTI_CONFIG}`;
+// The first two tests read one child run, a project each (its own config; `everywhere` without a
+// baseURL), made before them with this worker's demo and echo servers. What the echo server saw is
+// copied at once: each test's demoEnv clears it.
+let scoped: { output: string; exitCode: number | null; projects: Record<string, ProjectResult>; seen: EchoServer['seen'] };
+
+test.beforeAll(async ({ demo, echo }) => {
+  test.setTimeout(180_000);
+  demo.reset();
+  echo.seen.length = 0;
   const spec = (user: string) => `
 import { test, expect } from 'playwright-multiauth';
 test.use({ authUser: '${user}' });
@@ -19,11 +27,41 @@ test('${user} stays in scope', async ({ page }) => {
 });
 `;
   const result = await runInlineProject(
-    { 'multiauth.yaml': config, 'a.spec.ts': spec('alice'), 'b.spec.ts': spec('bob'), 'c.spec.ts': spec('carol'), 'd.spec.ts': spec('dave') },
-    { env: demoEnv },
+    {
+      'playwright.config.ts': `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  outputDir: 'test-results',
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } },
+  projects: [
+    { name: 'scoped', testDir: 'scoped', use: { baseURL: process.env.DEMO_URL, authConfig: 'scoped/multiauth.yaml' } },
+    { name: 'everywhere', testDir: 'everywhere', use: { authConfig: 'everywhere/multiauth.yaml' } },
+  ],
+});
+`,
+      'scoped/multiauth.yaml': `scope: ["\${DEMO_URL}"]\n${MULTI_CONFIG}`,
+      'scoped/a.spec.ts': spec('alice'),
+      'scoped/b.spec.ts': spec('bob'),
+      'scoped/c.spec.ts': spec('carol'),
+      'scoped/d.spec.ts': spec('dave'),
+      'everywhere/multiauth.yaml': MULTI_CONFIG,
+      'everywhere/a.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+test('alice everywhere', async ({ page }) => {
+  await page.goto(process.env.ECHO_URL + '/everywhere');
+});
+`,
+    },
+    { env: { DEMO_URL: demo.url, ECHO_URL: echo.url } },
   );
-  expect(result.output).toContain('4 passed');
-  const outside = echo.seen.filter((r) => r.url.startsWith('/elsewhere'));
+  scoped = { output: result.output, exitCode: result.exitCode, projects: projectResults(result), seen: [...echo.seen] };
+});
+
+test('with a scope set, requests to another origin carry nothing', () => {
+  expect(scoped.projects.scoped, scoped.output).toMatchObject({ passed: 4, failed: 0 });
+  const outside = scoped.seen.filter((r) => r.url.startsWith('/elsewhere'));
   expect(outside).toHaveLength(4);
   for (const request of outside) {
     expect(request.headers.authorization).toBeUndefined();
@@ -32,26 +70,10 @@ test('${user} stays in scope', async ({ page }) => {
   }
 });
 
-test('without a scope or baseURL, the page sends the credentials everywhere, as extraHTTPHeaders would', async ({ demoEnv, echo }) => {
-  const result = await runInlineProject(
-    {
-      'playwright.config.ts': `
-import { defineConfig } from '@playwright/test';
-export default defineConfig({ outputDir: 'test-results', reporter: [['json', { outputFile: 'report.json' }]], use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } } });
-`,
-      'multiauth.yaml': MULTI_CONFIG,
-      'a.spec.ts': `
-import { test, expect } from 'playwright-multiauth';
-test.use({ authUser: 'alice' });
-test('alice everywhere', async ({ page }) => {
-  await page.goto(process.env.ECHO_URL + '/everywhere');
-});
-`,
-    },
-    { env: demoEnv },
-  );
-  expect(result.exitCode).toBe(0);
-  const hit = echo.seen.find((r) => r.url === '/everywhere');
+test('without a scope or baseURL, the page sends the credentials everywhere, as extraHTTPHeaders would', () => {
+  expect(scoped.exitCode, scoped.output).toBe(0);
+  expect(scoped.projects.everywhere, scoped.output).toMatchObject({ passed: 1, failed: 0 });
+  const hit = scoped.seen.find((r) => r.url === '/everywhere');
   expect(hit?.headers.authorization).toMatch(/^Bearer /);
 });
 
@@ -88,7 +110,10 @@ test.use({ authUser: 'alice' });
 test('alice', async ({ authedRequest }) => { expect((await (await authedRequest.get('/whoami')).json()).user).toBe('alice'); });
 `,
   };
-  const first = await runInlineProject({ 'only-config.spec.ts': 'export {};\n', 'multiauth.yaml': MULTI_CONFIG }, { env: demoEnv });
+  // The run's folder, written before the run (no child run needed to make it).
+  mkdirSync(join(ROOT, '.tmp-inline'), { recursive: true });
+  const first = { dir: mkdtempSync(join(ROOT, '.tmp-inline', 'p-')) };
+  writeFileSync(join(first.dir, 'multiauth.yaml'), MULTI_CONFIG);
   // What a worker killed mid sign-in leaves: the lock directory, no longer refreshed.
   const opened = await openConfig({ file: join(first.dir, 'multiauth.yaml'), baseDir: first.dir, env: demoEnv, notFoundHint: '' });
   const { users, userKeys } = digestOf(opened, 'any', true);
