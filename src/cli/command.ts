@@ -17,7 +17,8 @@ export interface CommandInput {
 }
 
 /**
- * A CLI command. Commands are registered by adding one line to the table in `commands/index.ts`;
+ * A CLI command. Commands are registered with their usage in `commands/usage/` and one line in the
+ * table of `commands/index.ts` (which loads the command's module when it runs);
  * `main` parses the command line against `options` and `positionals`, prints help and usage errors,
  * and turns errors into exit codes, so `run` only does the command's work.
  *
@@ -40,6 +41,13 @@ export interface Command {
   positionals: { min: number; max: number };
   run(input: CommandInput): Promise<number>;
 }
+
+/**
+ * A command without its `run`: what help shows and what the command line is parsed against. Kept
+ * apart (`commands/usage/`) so that `--help`, `--version` and usage errors load none of the
+ * config, compile or runtime layers.
+ */
+export type CommandUsage = Omit<Command, 'run'>;
 
 /** `-c, --config FILE`, shared by every command that reads a config. */
 export const configOption: OptionSpec = {

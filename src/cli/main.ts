@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigInvalidError, isMultiAuthError, MultiAuthError } from '../core/errors.js';
-import { didYouMean } from '../config/index.js';
+import { lazyModule } from '../core/lazy-module.js';
+import { didYouMean } from '../core/suggest.js';
 import type { Command } from './command.js';
 import { commands } from './commands/index.js';
-import { renderIssues } from './check-config.js';
 import { ExitCode, exitCodeOf, type CliIo } from './io.js';
 import { jsonFailure } from './json-output.js';
 import { commandUsage, HELP_OPTION, mainUsage } from './usage.js';
 import { terminalColumns } from './wrap.js';
-import { closeMailReaders, setMailSinkPolicy } from '../runtime/index.js';
 
 export type { CliIo } from './io.js';
 export { ExitCode, quietOnClosedPipe } from './io.js';
@@ -30,7 +29,7 @@ export async function main(argv: string[], raw: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io, json);
   } catch (error) {
-    if (isMultiAuthError(error)) return failed(io, error, json);
+    if (isMultiAuthError(error)) return await failed(io, error, json);
     const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
     io.stderr.write(`internal error (a bug in playwright-multiauth)\n${detail}\n`);
     return ExitCode.INTERNAL;
@@ -41,8 +40,14 @@ export async function main(argv: string[], raw: CliIo): Promise<number> {
  * A failure as the user sees it: the text on stderr (config issues as compiler lines), and with
  * `--json` the same error as JSON on stdout.
  */
-function failed(io: CliIo, error: MultiAuthError, json: boolean): number {
-  io.stderr.write(error instanceof ConfigInvalidError ? renderIssues(error.issues, io.cwd, error.file) : `${error.render()}\n`);
+async function failed(io: CliIo, error: MultiAuthError, json: boolean): Promise<number> {
+  if (error instanceof ConfigInvalidError) {
+    // Loaded here, not at the start: it reaches the config layers, which `--help` does not need.
+    const { renderIssues } = await lazyModule<typeof import('./check-config.js')>('./check-config.js', () => import('./check-config.js'));
+    io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
+  } else {
+    io.stderr.write(`${error.render()}\n`);
+  }
   if (json) io.stdout.write(jsonFailure(error));
   return exitCodeOf(error.code);
 }
@@ -95,6 +100,8 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
   if (count < command.positionals.min) return usageError(io, 'missing argument', command, json);
   if (count > command.positionals.max) return usageError(io, `unexpected argument "${parsed.positionals[command.positionals.max]}"`, command, json);
   // The commands that sign in start their own mail sink when none listens; one reader per run, closed after it.
+  // The runtime is loaded only now: help and usage errors above need none of it.
+  const { closeMailReaders, setMailSinkPolicy } = await lazyModule<typeof import('../runtime/index.js')>('../runtime/index.js', () => import('../runtime/index.js'));
   setMailSinkPolicy({ startSinkIfNone: SIGNS_IN.has(command.name) });
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals, io });

@@ -11,7 +11,7 @@ import {
   type Session,
 } from '../runtime/index.js';
 import type { OpenedConfig } from './open-config.js';
-import { DEFAULT_MATRIX_PARALLEL } from './matrix-parallel.js';
+import { DEFAULT_MATRIX_PARALLEL } from '../core/matrix-parallel.js';
 
 
 /** Options of {@link runAccessMatrix}. */

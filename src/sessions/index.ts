@@ -48,7 +48,7 @@ export async function openConfig(options: OpenConfigOptions): Promise<OpenedConf
   const preflight = options.checks === false ? undefined : await loadPreflight();
   return (await lazyModule<typeof import('./open-config.js')>('./open-config.js', () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
-export { DEFAULT_MATRIX_PARALLEL } from './matrix-parallel.js';
+export { DEFAULT_MATRIX_PARALLEL } from '../core/matrix-parallel.js';
 export type { AccessMatrixOptions } from './access-matrix.js';
 
 /**

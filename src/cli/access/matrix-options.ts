@@ -2,16 +2,9 @@ import { resolve } from 'node:path';
 import type { Plan } from '../../compile/index.js';
 import { ANONYMOUS } from '../../config/index.js';
 import { MultiAuthError } from '../../core/errors.js';
-import type { CommandInput, OptionSpec } from '../command.js';
+import type { CommandInput } from '../command.js';
 import { ExitCode, type CliIo } from '../io.js';
 import { draftAccessRequests, readOpenApi } from './from-openapi.js';
-
-/** The options of `multiauth matrix --from-openapi`, one row each. */
-export const draftOptions: Record<string, OptionSpec> = {
-  'from-openapi': { type: 'string', valueName: 'FILE', description: 'print access.requests drafted from an OpenAPI 3 document (runs nothing)' },
-  unsafe: { type: 'boolean', description: 'with --from-openapi: draft POST, PUT, PATCH and DELETE operations too, marked unsafe' },
-  owner: { type: 'string', valueName: 'NAME', description: 'with --from-openapi: the user named in placeholders of path parameters without an example (default OWNER)' },
-};
 
 /**
  * `multiauth matrix --from-openapi FILE [--unsafe] [--owner NAME]`: prints the drafted

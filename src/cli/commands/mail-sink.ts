@@ -1,7 +1,8 @@
 import { ConfigInvalidError } from '../../core/errors.js';
 import { startMailSink, type MailSource } from '../../runtime/index.js';
 import { displayPath, openCliConfig } from '../check-config.js';
-import { configOption, type Command } from '../command.js';
+import type { Command } from '../command.js';
+import { mailSinkUsage } from './usage/mail-sink.js';
 import { ExitCode } from '../io.js';
 
 /**
@@ -15,16 +16,7 @@ import { ExitCode } from '../io.js';
  * // mail sink: SMTP on 127.0.0.1:2525, API on http://127.0.0.1:2526 (stop with Ctrl-C)
  */
 export const mailSinkCommand: Command = {
-  name: 'mail-sink',
-  summary: "run the mail sink of the config's mail.smtp (SMTP in, the readers' API out) until stopped",
-  arguments: '[-c FILE]',
-  description:
-    'Receives the mail of the application under test on mail.smtp\'s host:port (127.0.0.1 unless\n' +
-    'told otherwise) and serves it to the tests on 127.0.0.1:api_port (default port + 1), for as\n' +
-    'long as it runs; mail is kept in memory only. In playwright.config.ts: webServer: mailSink().\n' +
-    'Stops on SIGINT (Ctrl-C) or SIGTERM (docs/email.md).',
-  options: { config: configOption },
-  positionals: { min: 0, max: 0 },
+  ...mailSinkUsage,
   async run({ values, io }) {
     const opened = await openCliConfig(values.config as string | undefined, io, { checks: false, deferMissingEnv: true });
     const mail = (opened.plan as { mail?: MailSource }).mail;

@@ -2,13 +2,14 @@ import { closeDispatchers, loadAccess, type ObservedMatrix } from '../../runtime
 import { DEFAULT_MATRIX_PARALLEL, runAccessMatrix, type OpenedConfig } from '../../sessions/index.js';
 import { MultiAuthError } from '../../core/errors.js';
 import { usableConfig } from '../check-config.js';
-import { configOption, type Command } from '../command.js';
+import type { Command } from '../command.js';
+import { matrixUsage } from './usage/matrix.js';
 import { ExitCode } from '../io.js';
 import { jsonText } from '../json-output.js';
 import { recordableConfig, recordExpectations } from '../access/record.js';
-import { checkDraftOnlyOptions, draftCommandRun, draftOptions, usersToRecord } from '../access/matrix-options.js';
+import { checkDraftOnlyOptions, draftCommandRun, usersToRecord } from '../access/matrix-options.js';
 import { browserFor } from './browser-users.js';
-import { MAX_PARALLEL, parallelOption } from './bounded.js';
+import { parallelOption } from './bounded.js';
 
 /**
  * `multiauth matrix [-c FILE] [--json] [--parallel N] [--update]`: runs the config's access matrix
@@ -23,29 +24,7 @@ import { MAX_PARALLEL, parallelOption } from './bounded.js';
  * await main(['matrix', '-c', 'multiauth.yaml'], io); // exit 1: 'editor was allowed to DELETE ...: expected deny — possible broken access control'
  */
 export const matrixCommand: Command = {
-  name: 'matrix',
-  summary: 'send every access request as every user and compare with access.expect',
-  arguments: '[-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME]',
-  description:
-    'Runs the access matrix of the config (access: requests, expect, deny; docs/access.md):\n' +
-    'signs every user of access.expect in once (its session check included), sends every\n' +
-    'request as every user (anonymous: without a session), safe requests first, then the\n' +
-    'unsafe ones in declared order, and prints a table: a row per request, a column per user,\n' +
-    'each cell allow, deny or error with its status, unexpected cells marked. Redirects are not\n' +
-    'followed and a deny never signs anyone in again. Exit 0 all as expected, 1 any unexpected\n' +
-    'cell or failed sign-in, 2 invalid config.\n' +
-    '--update runs every configured user and anonymous and writes what it observed into\n' +
-    'access.expect (comments and order kept; exit 0 once written). --from-openapi FILE prints\n' +
-    'access.requests drafted from an OpenAPI 3 document (docs/access-tools.md).',
-  options: {
-    config: configOption,
-    json: { type: 'boolean', description: 'print {"ok", "users", "requests", "cells": {user: {request: {outcome, status, expected, unexpected, why}}}, "problems"}' },
-    parallel: { type: 'string', valueName: 'N', description: `requests at once (default ${DEFAULT_MATRIX_PARALLEL}, at most ${MAX_PARALLEL})` },
-    'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
-    update: { type: 'boolean', description: 'run every user and anonymous, then write what was observed into access.expect of the config file' },
-    ...draftOptions,
-  },
-  positionals: { min: 0, max: 0 },
+  ...matrixUsage,
   async run({ values, io }) {
     checkDraftOnlyOptions(values);
     if (values['from-openapi'] !== undefined) return draftCommandRun(values, io);

@@ -1,5 +1,6 @@
 import { formatJsonSchema } from '../../config/index.js';
 import type { Command } from '../command.js';
+import { schemaUsage } from './usage/schema.js';
 import { ExitCode } from '../io.js';
 
 /**
@@ -10,16 +11,7 @@ import { ExitCode } from '../io.js';
  * await main(['schema'], io); // prints {"$schema": "https://json-schema.org/draft/2020-12/schema", ...}
  */
 export const schemaCommand: Command = {
-  name: 'schema',
-  summary: 'print the JSON Schema of the config format',
-  arguments: '[--json]',
-  description:
-    'Prints the JSON Schema of multiauth.yaml (the same as docs/schema.json in the package).\n' +
-    'Editors use it for completion and checks:\n' +
-    '  # yaml-language-server: $schema=./node_modules/playwright-multiauth/docs/schema.json',
-  // Accepted so that a script can pass --json to every command: the schema is JSON already.
-  options: { json: { type: 'boolean', description: 'the same output (the schema is JSON already)' } },
-  positionals: { min: 0, max: 0 },
+  ...schemaUsage,
   async run({ io }) {
     io.stdout.write(`${JSON.stringify(formatJsonSchema(), null, 2)}\n`);
     return ExitCode.OK;

@@ -1,5 +1,6 @@
 import { openCliConfig } from '../check-config.js';
-import { configOption, type Command } from '../command.js';
+import type { Command } from '../command.js';
+import { usersUsage } from './usage/users.js';
 import { ExitCode } from '../io.js';
 import { jsonText } from '../json-output.js';
 
@@ -12,11 +13,7 @@ import { jsonText } from '../json-output.js';
  * await main(['users', '-c', 'examples/procedures.yaml'], io); // prints "admin\nviewer\n"
  */
 export const usersCommand: Command = {
-  name: 'users',
-  summary: 'list the configured users, one name a line',
-  arguments: '[-c FILE] [--json]',
-  options: { config: configOption, json: { type: 'boolean', description: 'print {"ok": true, "users": [names]}' } },
-  positionals: { min: 0, max: 0 },
+  ...usersUsage,
   async run({ values, io }) {
     const { plan } = await openCliConfig(values.config as string | undefined, io, { checks: false, deferMissingEnv: true });
     const names = plan.users.map((user) => user.name);

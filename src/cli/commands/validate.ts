@@ -1,7 +1,8 @@
 import { explainPlan } from '../../compile/index.js';
 import { loadPasskeySealing } from '../../sessions/index.js';
 import { displayPath, plural, renderIssues, usableConfig } from '../check-config.js';
-import { configOption, type Command } from '../command.js';
+import type { Command } from '../command.js';
+import { validateUsage } from './usage/validate.js';
 import { ExitCode } from '../io.js';
 import { jsonText } from '../json-output.js';
 
@@ -16,21 +17,7 @@ import { jsonText } from '../json-output.js';
  * await main(['validate', '-c', 'examples/procedures.yaml', '--explain'], io); // 0
  */
 export const validateCommand: Command = {
-  name: 'validate',
-  summary: 'check the config (schema, references, variables, curl and browser commands); sends nothing',
-  arguments: '[-c FILE] [--explain] [--json]',
-  description:
-    'Checks the config without signing anyone in: the schema, procedure and user references,\n' +
-    'variables that are never defined, curl commands and browser commands. Prints\n' +
-    '"FILE: N users, M procedures OK" and exits 0, or prints every problem as\n' +
-    'file:line:col and exits 2. --json prints {"ok", "file", "users", "procedures", "warnings"}\n' +
-    'or {"ok": false, "error"} on stdout instead (docs/cli.md).',
-  options: {
-    config: configOption,
-    explain: { type: 'boolean', description: 'also print every user and its compiled sign-in procedure (secrets masked)' },
-    json: { type: 'boolean', description: 'print {"ok", "file", "users", "procedures", "warnings", "explain"?} on stdout' },
-  },
-  positionals: { min: 0, max: 0 },
+  ...validateUsage,
   async run({ values, io }) {
     const opened = await usableConfig(values.config as string | undefined, io);
     const { file, plan, redactor } = opened;

@@ -1,6 +1,6 @@
 /**
  * Requests at once by default in an access matrix run: quick, and few enough for a small test
- * server. Its own module so that the CLI's help shows it without loading the matrix runner.
+ * server. In core so that the CLI's help shows it without loading the matrix runner (the sessions layer).
  *
  * @example
  * const parallel = options.parallel ?? DEFAULT_MATRIX_PARALLEL;
