@@ -11,6 +11,7 @@ import { lazyModule } from '../core/lazy-module.js';
 
 export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions, type StoreEvent } from './session-store.js';
 export { appendRunEvent, readRunEvents, runTotals, summaryLine, type RunEvent, type RunEventKind, type RunTotals } from './run-events.js';
+export { appendReplayEntry, readReplayEntries, type ReplayEntry } from './replay-rows.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export type { TidyResult } from './tidy-cache.js';

@@ -91,7 +91,7 @@ test('orders: each user lists its own, but any signed-in user reads any order (t
   const asAlice = await call('GET', `${demo.url}/api/orders/1001`, { headers: alice });
   const asBob = await call('GET', `${demo.url}/api/orders/1001`, { headers: bob });
   expect(asBob.status).toBe(200);
-  expect({ ...asBob.json, served_at: 0 }).toEqual({ ...asAlice.json, served_at: 0 });
+  expect({ ...asBob.json, request_id: 0 }).toEqual({ ...asAlice.json, request_id: 0 });
   expect(asAlice.json).toMatchObject({ id: '1001', owner: 'alice' });
   expect((await call('GET', `${demo.url}/api/orders/1001`)).status).toBe(401);
   expect((await call('GET', `${demo.url}/api/orders/9999`, { headers: bob })).status).toBe(404);

@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { SAFE_METHODS } from '../../../src/config/schema/index.js';
 import type { DenyRules } from '../../../src/runtime/access/matrix.js';
 import {
   judgeReplays, jsonDifferences, replayMarkdown, replayReport, replaySummaryLine, replayVerdict, requestPattern,
@@ -24,7 +25,7 @@ test('URL patterns: numeric ids, UUIDs and long hex are one pattern per method; 
 test('the selection: safe methods only unless asked, scope origins only, no assets, one per pattern, bounded per test and per run', () => {
   const seen = new Set<string>();
   const runCount = { value: 0 };
-  const selection = new ReplaySelection({ origins: ['https://a.test/'], unsafe: false, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
+  const selection = new ReplaySelection({ origins: ['https://a.test/'], unsafe: false, safeMethods: SAFE_METHODS, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
   expect(selection.offer({ method: 'GET', url: 'https://a.test/api/orders/17' })).toBe('taken');
   expect(selection.offer({ method: 'GET', url: 'https://a.test/api/orders/18' })).toBe('duplicate');
   expect(selection.offer({ method: 'POST', url: 'https://a.test/api/orders' })).toBe('unsafe');
@@ -38,7 +39,7 @@ test('the selection: safe methods only unless asked, scope origins only, no asse
   expect(selection.taken().map((r) => r.pattern)).toEqual(['GET https://a.test/api/orders/{id}', 'GET https://a.test/orders', 'GET https://a.test/api/me']);
   expect(selection.skipped()).toEqual({ unsafe: 1, out_of_scope: 2, assets: 2, over_limit: 1 });
   // The next test of the worker: patterns seen are not replayed again, and the run's bound holds.
-  const next = new ReplaySelection({ origins: ['https://a.test'], unsafe: true, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
+  const next = new ReplaySelection({ origins: ['https://a.test'], unsafe: true, safeMethods: SAFE_METHODS, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
   expect(next.offer({ method: 'GET', url: 'https://a.test/api/orders/99' })).toBe('duplicate');
   expect(next.offer({ method: 'DELETE', url: 'https://a.test/api/orders/99' })).toBe('taken');
   expect(next.offer({ method: 'GET', url: 'https://a.test/api/last' })).toBe('over_limit');

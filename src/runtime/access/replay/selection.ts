@@ -1,4 +1,3 @@
-import { SAFE_METHODS } from '../../../config/schema/index.js';
 import { requestPattern } from './pattern.js';
 
 /** Why a request the test sent is not replayed (the run's `skipped` counts the first three). */
@@ -42,17 +41,27 @@ export interface OfferedRequest {
  * pattern (per run: `seen` is shared by a worker's tests), bounded per test and per run.
  *
  * @example
- * const selection = new ReplaySelection({ origins: ['https://a.test'], unsafe: false, seen: new Set(), runCount: { value: 0 } });
+ * const selection = new ReplaySelection({ origins: ['https://a.test'], unsafe: false, safeMethods: SAFE_METHODS, seen: new Set(), runCount: { value: 0 } });
  * selection.offer({ method: 'GET', url: 'https://a.test/api/orders/17' }); // 'taken'
  * selection.offer({ method: 'GET', url: 'https://a.test/api/orders/18' }); // 'duplicate'
  */
 export class ReplaySelection<T extends OfferedRequest = OfferedRequest> {
   private readonly chosen: Array<T & { pattern: string }> = [];
   private readonly counts: SkippedCounts = { unsafe: 0, out_of_scope: 0, assets: 0, over_limit: 0 };
-  private readonly origins: Set<string>;
+  private readonly inScope: (origin: string) => boolean;
 
-  constructor(private readonly options: { origins: readonly string[]; unsafe: boolean; seen: Set<string>; runCount: { value: number }; bounds?: ReplayBounds }) {
-    this.origins = new Set(options.origins.map(originOf).filter((origin): origin is string => origin !== undefined));
+  /**
+   * `origins`: the scope's origins, or a test of an origin (the Playwright scope's globs);
+   * `safeMethods`: the format's safe methods (config's `SAFE_METHODS`, given by the caller so that
+   * this module loads no schema); `seen` and `runCount` are shared by the selections of one process (the run's patterns, its count).
+   */
+  constructor(private readonly options: { origins: readonly string[] | ((origin: string) => boolean); unsafe: boolean; safeMethods: ReadonlySet<string>; seen: Set<string>; runCount: { value: number }; bounds?: ReplayBounds }) {
+    const { origins } = options;
+    if (typeof origins === 'function') this.inScope = origins;
+    else {
+      const set = new Set(origins.map(originOf).filter((origin): origin is string => origin !== undefined));
+      this.inScope = (origin) => set.has(origin);
+    }
   }
 
   /** Offers one request; says whether it is taken or why not. */
@@ -77,8 +86,8 @@ export class ReplaySelection<T extends OfferedRequest = OfferedRequest> {
     if (request.resourceType !== undefined && !REPLAYED_RESOURCE_TYPES.has(request.resourceType)) return 'assets';
     const method = request.method.toUpperCase();
     const origin = originOf(request.url);
-    if (origin === undefined || !this.origins.has(origin)) return 'out_of_scope';
-    if (!this.options.unsafe && !SAFE_METHODS.has(method)) return 'unsafe';
+    if (origin === undefined || !this.inScope(origin)) return 'out_of_scope';
+    if (!this.options.unsafe && !this.options.safeMethods.has(method)) return 'unsafe';
     const pattern = requestPattern(method, request.url);
     if (pattern === undefined) return 'out_of_scope';
     if (this.options.seen.has(pattern)) return 'duplicate';
