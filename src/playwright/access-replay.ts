@@ -73,13 +73,13 @@ export class TestReplay {
    */
   static async start(auth: WorkerAuth, owner: string, options: AccessReplayOptions, baseURL: string | undefined, scope: readonly string[]): Promise<TestReplay> {
     if (typeof options !== 'object' || options === null || !Array.isArray(options.as) || !options.as.every((user) => typeof user === 'string')) {
-      throw new Error('accessReplay: expected { as: [user, ...], unsafe?: boolean, fail?: boolean }\nRecommended fix: name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }).');
+      throw plainError('accessReplay: expected { as: [user, ...], unsafe?: boolean, fail?: boolean }\nRecommended fix: name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }).');
     }
     const plan = await auth.plan();
     const names = plan.users.map((user) => user.name);
     for (const user of options.as) {
       if (user !== 'anonymous' && !names.includes(user)) {
-        throw new Error(`accessReplay.as: unknown user "${user}"${didYouMean(user, names)}\nRecommended fix: use a user of the config (${names.join(', ')}) or "anonymous".`);
+        throw plainError(`accessReplay.as: unknown user "${user}"${didYouMean(user, names)}\nRecommended fix: use a user of the config (${names.join(', ')}) or "anonymous".`);
       }
     }
     const access = await loadAccess();
@@ -152,9 +152,7 @@ export class TestReplay {
     const file = replayRowsFile(process.env);
     if (file !== undefined) appendReplayEntry(file, { rows, skipped, out: testInfo.project.outputDir });
     if (this.options.fail && problems.length) {
-      const error = new Error(`access replay: ${problems.length} finding${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}\nRecommended fix: fix the application's check, or declare the access in access.expect if it is meant (multiauth matrix --from-replay).`);
-      error.stack = error.message;
-      throw error;
+      throw plainError(`access replay: ${problems.length} finding${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}\nRecommended fix: fix the application's check, or, if the access is meant, declare it in access.expect and leave the replay's fail off for it.`);
     }
   }
 
@@ -192,6 +190,13 @@ export class TestReplay {
       return { url: request.url, failure: 'network error' };
     }
   }
+}
+
+/** An error about the spec's options or the application, not this package: its message, no stack. */
+function plainError(message: string): Error {
+  const error = new Error(message);
+  error.stack = message;
+  return error;
 }
 
 /** The matrix's rules when the config has no `access`: deny 401 and 403; anonymous signed out by every user's `on_body`. */
