@@ -101,7 +101,7 @@ export class TestReplay {
             const body = typeof call.request.body === 'string' ? call.request.body
               : call.request.body && 'json' in call.request.body ? JSON.stringify(call.request.body.json) : undefined;
             const headers = call.request.headers.concat(body !== undefined && typeof call.request.body !== 'string' ? [['Content-Type', 'application/json']] : []);
-            this.offer({ method: call.request.method, url: call.request.url, headers, ...(body === undefined ? {} : { body }), first: answerOf(call.request.url, response) });
+            this.offer({ method: call.request.method, url: call.request.url, headers, ...(body === undefined ? {} : { body }), first: answerOf(call.request.url, response).catch(() => undefined) });
           }
           return response;
         };
@@ -119,7 +119,7 @@ export class TestReplay {
         resourceType: request.resourceType(),
         headers: Object.entries(request.headers()),
         ...(body === null ? {} : { body }),
-        first: request.response().then((response) => (response ? answerOf(request.url(), response) : undefined), () => undefined),
+        first: request.response().then((response) => (response ? answerOf(request.url(), response) : undefined)).catch(() => undefined),
       });
     });
   }
@@ -205,14 +205,18 @@ function defaultAccess(plan: Plan): PlanAccess {
   return { requests: [], users: [], expect: {}, deny: [401, 403], anonymous: { onBody }, origin: [] };
 }
 
-/** What the test got, read while it is there (a body that cannot be read is compared as empty). */
-async function answerOf(url: string, response: { status(): number; headers(): Record<string, string>; body(): Promise<Buffer> }): Promise<ReplayAnswer> {
+/**
+ * What the test got, read while it is there; undefined when its body cannot be read (a closed
+ * page's): the owner's answer sent again then stands for both, so nothing is ignored.
+ */
+async function answerOf(url: string, response: { status(): number; headers(): Record<string, string>; body(): Promise<Buffer> }): Promise<ReplayAnswer | undefined> {
   const headers = response.headers();
   let body = '';
   try {
     body = (await response.body()).subarray(0, MAX_BODY).toString('utf8');
   } catch {
-    // A redirect has none; a closed page's cannot be read.
+    // A redirect has no body to compare; any other answer unread is no answer to compare with.
+    if (response.status() < 300 || response.status() >= 400) return undefined;
   }
   return {
     url, status: response.status(), body,
