@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import type { Plan, PlanAccess } from '../compile/index.js';
 import { SAFE_METHODS } from '../config/schema/index.js';
 import { loadAccess, sendAccessRequest, type OfferedRequest, type ReplayAnswer, type ReplayCell, type ReplayRow, type ReplaySelection, type HeaderPair } from '../runtime/index.js';
-import { appendReplayEntry } from '../sessions/index.js';
+import { loadReplayRows } from '../sessions/index.js';
 import { redactedUrl } from '../core/urls.js';
 import { didYouMean } from '../core/suggest.js';
 import { readApiCall, type FetchOptions } from './api-call.js';
@@ -150,7 +150,7 @@ export class TestReplay {
     const report = this.access.replayReport(rows, [skipped]);
     await testInfo.attach('access replay', { body: this.access.replayMarkdown(report), contentType: 'text/markdown' });
     const file = replayRowsFile(process.env);
-    if (file !== undefined) appendReplayEntry(file, { rows, skipped, out: testInfo.project.outputDir });
+    if (file !== undefined) (await loadReplayRows()).appendReplayEntry(file, { rows, skipped, out: testInfo.project.outputDir });
     if (this.options.fail && problems.length) {
       throw plainError(`access replay: ${problems.length} finding${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}\nRecommended fix: fix the application's check, or, if the access is meant, declare it in access.expect and leave the replay's fail off for it.`);
     }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative } from 'node:path';
 import { ownFile } from '../core/call-site.js';
-import { loadRunTimeline, readReplayEntries, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
+import { loadReplayRows, loadRunTimeline, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
 import { loadAccess } from '../runtime/index.js';
 
 /** The variable a runner shares its events folder in, with its workers: `<runner pid>:<folder>`. */
@@ -33,6 +33,7 @@ export const TIMELINE_PROJECT = 'multiauth timeline';
 
 let timeline: Awaited<ReturnType<typeof loadRunTimeline>> | undefined;
 let access: Awaited<ReturnType<typeof loadAccess>> | undefined;
+let replayRows: Awaited<ReturnType<typeof loadReplayRows>> | undefined;
 
 /**
  * Called when the Playwright runner loads this package: makes the run's private events folder
@@ -60,6 +61,9 @@ export function shareRunEvents(env: Record<string, string | undefined>): void {
     .catch(() => undefined);
   void loadAccess()
     .then((module) => (access = module))
+    .catch(() => undefined);
+  void loadReplayRows()
+    .then((module) => (replayRows = module))
     .catch(() => undefined);
   process.once('exit', () => summarise(dir));
 }
@@ -104,8 +108,8 @@ function summarise(dir: string): void {
  * redactor knows, query values). Never throws.
  */
 function summariseReplay(file: string): void {
-  if (!access) return;
-  const { rows, skipped, outs } = readReplayEntries(file);
+  if (!access || !replayRows) return;
+  const { rows, skipped, outs } = replayRows.readReplayEntries(file);
   if (rows.length === 0 && skipped.length === 0) return;
   const report = access.replayReport(rows, skipped);
   const json = `${JSON.stringify(report, null, 2)}\n`;
