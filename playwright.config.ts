@@ -25,6 +25,7 @@ const LONG_FIRST = [
   'playwright/denials.spec.ts',
   'playwright/access-matrix.spec.ts',
   'playwright/passkeys.spec.ts',
+  'examples/access-replay-example.spec.ts',
 ].map((file) => `**/tests/${file}`);
 
 export default defineConfig({

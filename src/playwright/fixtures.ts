@@ -31,6 +31,7 @@ import type { AuthUserName } from './user-names.js';
 import { loadPlaywrightTest } from './playwright-test.js';
 import { lazyModule } from '../core/lazy-module.js';
 import { warnWorkerShare } from './worker-share.js';
+import type { AccessReplayOptions, TestReplay } from './access-replay.js';
 
 const base = loadPlaywrightTest().test;
 
@@ -52,6 +53,11 @@ export interface AuthOptions {
    * One of the configured names once `multiauth types` has written the project's declaration.
    */
   authUser: AuthUserName | undefined;
+  /**
+   * Replays, after each test, what it sent as `authUser` as other users and `anonymous`, and reports
+   * who got the owner's answer (docs/access.md "Access replay"): `test.use({ accessReplay: { as: ['bob'] } })`.
+   */
+  accessReplay: AccessReplayOptions | undefined;
 }
 
 /** Worker-level options. */
@@ -91,6 +97,8 @@ interface InternalTestFixtures {
   _authNoReauth: boolean;
   _authResolved: { session: Session; source: SessionSource; live: LiveSession; reauth: Reauthenticate } | undefined;
   _authTraces: void;
+  /** The test's access replay, when `accessReplay` is set and the test runs as a user. */
+  _accessReplay: TestReplay | undefined;
 }
 
 interface InternalWorkerFixtures {
@@ -104,6 +112,7 @@ type PlaywrightWorker = PlaywrightWorkerArgs & PlaywrightWorkerOptions;
 const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, AuthWorkerOptions & InternalWorkerFixtures, PlaywrightTest, PlaywrightWorker> = {
   // Boxed, as Playwright's options are: a value is no step of the report.
   authUser: [undefined, { option: true, box: true }],
+  accessReplay: [undefined, { option: true, box: true }],
   authConfig: [undefined, { option: true, scope: 'worker', box: true }],
 
   // Started on first use, by a browser sign-in or a signInAs page: not by an API-only worker.
@@ -165,6 +174,19 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   authSession: async ({ _authResolved }, use) => use(_authResolved?.session),
 
+  // Torn down after authedRequest and context (which depend on it): it replays what they sent.
+  _accessReplay: [
+    async ({ accessReplay, authUser, _authResolved, _multiauth, baseURL }, use, testInfo) => {
+      if (!accessReplay || !authUser || !_authResolved) return use(undefined);
+      // Loaded by the tests that replay, not by every worker.
+      const { TestReplay } = await lazyModule<typeof import('./access-replay.js')>('./access-replay.js', () => import('./access-replay.js'));
+      const replay = await TestReplay.start(_multiauth, authUser, accessReplay, baseURL, resolveScope(await _multiauth.scope(), baseURL).origins);
+      await use(replay);
+      await replay.finish(testInfo);
+    },
+    { box: true },
+  ],
+
   // Boxed as Playwright's own options are. The sign-in comes first (`_authResolved`), in its
   // step: these options only read what it resolved.
   storageState: [
@@ -193,8 +215,9 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     { scope: 'test', box: true },
   ],
 
-  context: async ({ context, _authResolved, _multiauth, baseURL }, use) => {
+  context: async ({ context, _authResolved, _multiauth, _accessReplay, baseURL }, use) => {
     let keepPasskey: (() => Promise<void>) | undefined;
+    _accessReplay?.watch(context);
     if (_authResolved) {
       const scope = resolveScope(await _multiauth.scope(), baseURL);
       await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
@@ -209,7 +232,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     await keepPasskey?.();
   },
 
-  authedRequest: async ({ playwright, _authResolved, _multiauth, _authNoReauth, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
+  authedRequest: async ({ playwright, _authResolved, _multiauth, _authNoReauth, _accessReplay, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
     const session = _authResolved?.session;
     const context = await playwright.request.newContext({
       baseURL,
@@ -218,9 +241,10 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       storageState: session ? toStorageState(session, []) : undefined,
       clientCertificates: authUser ? await clientCertificatesFor(_multiauth, authUser) : undefined,
     });
-    await use(_authResolved && authUser
+    const signed = _authResolved && authUser
       ? wrapRequestContext(context, _authResolved.live, baseURL, _multiauth.redactor, _authNoReauth ? undefined : _authResolved.reauth)
-      : context);
+      : context;
+    await use(_accessReplay ? _accessReplay.recordRequests(signed) : signed);
     await context.dispose();
   },
 

@@ -18,6 +18,7 @@ shareRunEvents(process.env);
 export const expect: PlaywrightTest['expect'] = loadPlaywrightTest().expect;
 
 export { test, authFixtures, type AuthOptions, type AuthWorkerOptions, type AuthFixtures, type SignedInUser } from './fixtures.js';
+export type { AccessReplayOptions } from './access-replay.js';
 export { authProjects, authUsers, type RoleMatrixOptions } from './role-matrix.js';
 export { multiauthEnv, type MultiAuthEnvOptions } from './multiauth-env.js';
 export { mailSink, type MailSinkOptions, type MailSinkWebServer } from './mail-sink.js';

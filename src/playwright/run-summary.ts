@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative } from 'node:path';
 import { ownFile } from '../core/call-site.js';
-import { loadRunTimeline, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
+import { loadReplayRows, loadRunTimeline, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
+import { loadAccess } from '../runtime/index.js';
 
 /** The variable a runner shares its events folder in, with its workers: `<runner pid>:<folder>`. */
 const EVENTS_VARIABLE = 'MULTIAUTH_RUN_EVENTS';
@@ -10,10 +11,29 @@ const EVENTS_VARIABLE = 'MULTIAUTH_RUN_EVENTS';
 /** The files of the timeline, in each project's output directory and attached to the report. */
 export const TIMELINE_FILES = { html: 'multiauth-timeline.html', text: 'multiauth-timeline.txt' } as const;
 
+/** The run's access replay table, in each output directory of a project that replayed (docs/access.md). */
+export const REPLAY_FILES = { json: 'multiauth-access-replay.json', markdown: 'multiauth-access-replay.md' } as const;
+
+/** The rows the workers of a replaying run write beside its events (access-replay.ts). */
+const REPLAY_ROWS = 'access-replay.jsonl';
+
+/**
+ * Where a worker adds its tests' replay rows, beside the run's events; undefined as for {@link runEventsFile}.
+ *
+ * @example
+ * const file = replayRowsFile(process.env); // '/tmp/multiauth-run-Xy12/access-replay.jsonl'
+ */
+export function replayRowsFile(env: Record<string, string | undefined>): string | undefined {
+  const events = runEventsFile(env);
+  return events === undefined ? undefined : join(dirname(events), REPLAY_ROWS);
+}
+
 /** The project {@link authTimeline} adds, whose one test attaches the timeline to the report. */
 export const TIMELINE_PROJECT = 'multiauth timeline';
 
 let timeline: Awaited<ReturnType<typeof loadRunTimeline>> | undefined;
+let access: Awaited<ReturnType<typeof loadAccess>> | undefined;
+let replayRows: Awaited<ReturnType<typeof loadReplayRows>> | undefined;
 
 /**
  * Called when the Playwright runner loads this package: makes the run's private events folder
@@ -39,6 +59,12 @@ export function shareRunEvents(env: Record<string, string | undefined>): void {
   void loadRunTimeline()
     .then((module) => (timeline = module))
     .catch(() => undefined);
+  void loadAccess()
+    .then((module) => (access = module))
+    .catch(() => undefined);
+  void loadReplayRows()
+    .then((module) => (replayRows = module))
+    .catch(() => undefined);
   process.once('exit', () => summarise(dir));
 }
 
@@ -62,6 +88,7 @@ export function runEventsFile(env: Record<string, string | undefined>): string |
  */
 function summarise(dir: string): void {
   try {
+    summariseReplay(join(dir, REPLAY_ROWS));
     const events = readRunEvents(join(dir, 'events.jsonl'));
     if (events.length === 0) return;
     const written = writeTimelines(events);
@@ -73,6 +100,30 @@ function summarise(dir: string): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The run's access replay (when a test replayed): its table as JSON and Markdown in each output
+ * directory the rows name, and its line. The rows were masked by the workers (secrets the run's
+ * redactor knows, query values). Never throws.
+ */
+function summariseReplay(file: string): void {
+  if (!access || !replayRows) return;
+  const { rows, skipped, outs } = replayRows.readReplayEntries(file);
+  if (rows.length === 0 && skipped.length === 0) return;
+  const report = access.replayReport(rows, skipped);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const markdown = access.replayMarkdown(report);
+  for (const out of outs) {
+    try {
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, REPLAY_FILES.json), json, { mode: 0o600 });
+      writeFileSync(join(out, REPLAY_FILES.markdown), markdown, { mode: 0o600 });
+    } catch {
+      // A read-only output directory: the line still says what the replay found.
+    }
+  }
+  process.stderr.write(`${access.replaySummaryLine(report)}\n`);
 }
 
 /** Writes the timeline's HTML and text into each output directory the events name; the HTML files' paths. */

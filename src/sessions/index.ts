@@ -11,6 +11,7 @@ import { lazyModule } from '../core/lazy-module.js';
 
 export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions, type StoreEvent } from './session-store.js';
 export { appendRunEvent, readRunEvents, runTotals, summaryLine, type RunEvent, type RunEventKind, type RunTotals } from './run-events.js';
+export type { ReplayEntry } from './replay-rows.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export type { TidyResult } from './tidy-cache.js';
@@ -123,4 +124,15 @@ export async function loadPasskeySealing(): Promise<typeof import('./passkey-sea
  */
 export async function loadRunTimeline(): Promise<typeof import('./run-timeline.js')> {
   return lazyModule<typeof import('./run-timeline.js')>('./run-timeline.js', () => import('./run-timeline.js'));
+}
+
+/**
+ * The run's access replay rows (`appendReplayEntry`, `readReplayEntries`), loaded on first use:
+ * only the runner and the workers of tests that replay need them.
+ *
+ * @example
+ * const { appendReplayEntry } = await loadReplayRows();
+ */
+export async function loadReplayRows(): Promise<typeof import('./replay-rows.js')> {
+  return lazyModule<typeof import('./replay-rows.js')>('./replay-rows.js', () => import('./replay-rows.js'));
 }

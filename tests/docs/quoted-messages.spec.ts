@@ -13,6 +13,7 @@ import { warnPlainTestImports } from '../../src/playwright/plain-test-import.js'
 import { shareWorkers, warnWorkerShare, WORKER_SHARE_ENV } from '../../src/playwright/worker-share.js';
 import { LazySignedInUser, type BrowserParts } from '../../src/playwright/signed-in-user.js';
 import type { AccessCell } from '../../src/runtime/access/matrix.js';
+import { replayReport, replaySummaryLine, type ReplayRow } from '../../src/runtime/access/replay/index.js';
 import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js';
 import type { Session } from '../../src/runtime/index.js';
 import { Redactor } from '../../src/core/redactor.js';
@@ -198,6 +199,12 @@ const PRODUCERS: Record<string, () => Promise<string>> = {
     if (!request || !cell) return `(no request or cell: ${JSON.stringify(observed.cells.bob)})`;
     return normalized(((await unexpectedCellError(plan, 'bob', request, cell, new Redactor())) as Error).message);
   },
+  // The example's run (examples/access-replay): four requests per user, alice's replayed as bob and anonymous, bob's as anonymous; bob reads alice's order.
+  'access-replay-line': async () => replaySummaryLine(replayReport(['alice', 'bob'].flatMap((owner) => ['/api/orders', '/api/orders/{id}', '/api/notices', '/whoami'].map((path): ReplayRow => {
+    const finding = owner === 'alice' && path === '/api/orders/{id}';
+    return { owner, method: 'GET', url: `http://127.0.0.1:4012${path}`, pattern: `GET http://127.0.0.1:4012${path}`, status: 200, findings: finding ? ['bob'] : [],
+      replays: { ...(owner === 'alice' ? { bob: { verdict: finding ? 'same' : 'different' } } : {}), anonymous: { verdict: 'denied' } } };
+  })), [])),
   'fixture-base-url': async () => baseUrlMismatch('http://localhost:4000', ['http://localhost:3000'], [], '/repo/multiauth.yaml') ?? '(no warning)',
   // signInAs's user whose page is asked for, with a browser that cannot start (the worker's launcher, a missing executable).
   'fixture-no-browser': async () => {

@@ -81,6 +81,25 @@ test('admin items: viewers may list but not delete; admins may delete', async ({
   expect((await call('GET', `${demo.url}/admin/items`, { headers: bob })).json.items).toHaveLength(3);
 });
 
+test('orders: each user lists its own, but any signed-in user reads any order (the replay\'s planted bug); notices are public', async ({ demo }) => {
+  const bob = { 'x-api-key': 'ak-bob-52d0a8b4' };
+  const alice = { 'x-api-key': 'ak-alice-7f3c9e21' };
+  expect((await call('GET', `${demo.url}/api/orders`, { headers: alice })).json).toEqual({ orders: [{ id: '1001', total: 10 }] });
+  expect((await call('GET', `${demo.url}/api/orders`, { headers: bob })).json).toEqual({ orders: [{ id: '1002', total: 20 }] });
+  expect((await call('GET', `${demo.url}/api/orders`)).status).toBe(401);
+  // Broken object-level authorization: bob reads alice's order; anonymous is refused.
+  const asAlice = await call('GET', `${demo.url}/api/orders/1001`, { headers: alice });
+  const asBob = await call('GET', `${demo.url}/api/orders/1001`, { headers: bob });
+  expect(asBob.status).toBe(200);
+  expect({ ...asBob.json, request_id: 0 }).toEqual({ ...asAlice.json, request_id: 0 });
+  expect(asAlice.json).toMatchObject({ id: '1001', owner: 'alice' });
+  expect((await call('GET', `${demo.url}/api/orders/1001`)).status).toBe(401);
+  expect((await call('GET', `${demo.url}/api/orders/9999`, { headers: bob })).status).toBe(404);
+  const notices = await call('GET', `${demo.url}/api/notices`);
+  expect(notices.status).toBe(200);
+  expect(notices.json.notices).toHaveLength(1);
+});
+
 test('query and body logins', async ({ demo }) => {
   const query = await call('POST', `${demo.url}/auth/query-login?username=carol&password=carol-password`);
   expect(query.json).toMatchObject({ expires_in: 3600 });

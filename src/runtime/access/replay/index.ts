@@ -1,0 +1,12 @@
+/**
+ * Access replay's pure parts (issue 38): which requests of a test are replayed, how each replay is
+ * judged against the owner's answer, and the run's table. The senders live in the layers above.
+ *
+ * @example
+ * const { ReplaySelection, replayVerdict, judgeReplays } = await loadAccess(); // from runtime/index.ts
+ */
+export { MAX_COMPARED_CHARS, sameAnswer, jsonDifferences, type ReplayAnswer } from './compare.js';
+export { requestPattern, segmentPattern } from './pattern.js';
+export { replayMarkdown, replayReport, replaySummaryLine, replayUsers, type ReplayReport, type ReplayRow } from './report.js';
+export { DEFAULT_REPLAY_BOUNDS, ReplaySelection, type OfferedRequest, type ReplayBounds, type ReplaySkip, type SkippedCounts } from './selection.js';
+export { ANONYMOUS, findingText, judgeReplays, pathOf, replayVerdict, type ReplayCell, type ReplayJudgement, type ReplayVerdict } from './verdict.js';
