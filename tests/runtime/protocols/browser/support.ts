@@ -6,12 +6,22 @@ import { Redactor } from '../../../../src/core/redactor.js';
 import type { BrowserBudgetLimits } from '../../../../src/runtime/protocols/browser/budget.js';
 import { runBrowserStep, type BrowserStepResult } from '../../../../src/runtime/protocols/browser/run.js';
 import { startBrowserPages, type BrowserPagesServer } from '../../../../fixtures/browser-pages/server.js';
+import { watchReusedContext } from './reused-context.js';
 
 /**
  * Playwright Test with the fixture pages served once per worker (`pages`), and Playwright's own
- * worker browser and per-test context.
+ * worker browser. The `context` (and its first page) is one per worker, reset between tests
+ * (`reuseContext`, plus what {@link watchReusedContext} resets): a fresh page per test cost
+ * about 400 ms of a renderer's start. A test that needs a context of its own makes one with
+ * `browser.newContext()`.
  */
 export const test = base.extend<object, { pages: BrowserPagesServer }>({
+  reuseContext: [true, { scope: 'worker' }],
+  context: async ({ context }, use) => {
+    const cleanup = watchReusedContext(context);
+    await use(context);
+    await cleanup();
+  },
   pages: [
     async ({}, use) => {
       const server = await startBrowserPages();
