@@ -6,6 +6,8 @@ import { loadAccess, sendAccessRequest, type OfferedRequest, type ReplayAnswer, 
 import { loadReplayRows } from '../sessions/index.js';
 import { redactedUrl } from '../core/urls.js';
 import { didYouMean } from '../core/suggest.js';
+import { MultiAuthError } from '../core/errors.js';
+import { toSpecError } from './spec-error.js';
 import { readApiCall, type FetchOptions } from './api-call.js';
 import { compileOriginGlob, reachesOrigin } from './scope-origins.js';
 import { replayRowsFile } from './run-summary.js';
@@ -69,17 +71,21 @@ export class TestReplay {
   /**
    * Checks the options (every user of `as` configured) and starts recording.
    *
-   * @throws Error naming the unknown user, with a did-you-mean, or a malformed option.
+   * @throws MultiAuthError (as a spec receives it) `USER_UNKNOWN` naming the user, with a did-you-mean; `CONFIG_INVALID` for a malformed option.
    */
   static async start(auth: WorkerAuth, owner: string, options: AccessReplayOptions, baseURL: string | undefined, scope: readonly string[]): Promise<TestReplay> {
     if (typeof options !== 'object' || options === null || !Array.isArray(options.as) || !options.as.every((user) => typeof user === 'string')) {
-      throw plainError('accessReplay: expected { as: [user, ...], unsafe?: boolean, fail?: boolean }\nRecommended fix: name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }).');
+      throw toSpecError(new MultiAuthError('CONFIG_INVALID', 'accessReplay: expected { as: [user, ...], unsafe?: boolean, fail?: boolean }', {
+        hint: 'Name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }).',
+      }));
     }
     const plan = await auth.plan();
     const names = plan.users.map((user) => user.name);
     for (const user of options.as) {
       if (user !== 'anonymous' && !names.includes(user)) {
-        throw plainError(`accessReplay.as: unknown user "${user}"${didYouMean(user, names)}\nRecommended fix: use a user of the config (${names.join(', ')}) or "anonymous".`);
+        throw toSpecError(new MultiAuthError('USER_UNKNOWN', `accessReplay.as: unknown user "${user}"${didYouMean(user, names)}`, {
+          hint: `Use a user of the config (${names.join(', ')}) or "anonymous".`,
+        }));
       }
     }
     const access = await loadAccess();
@@ -152,7 +158,9 @@ export class TestReplay {
     const file = replayRowsFile(process.env);
     if (file !== undefined) (await loadReplayRows()).appendReplayEntry(file, { rows, skipped, out: testInfo.project.outputDir });
     if (this.options.fail && problems.length) {
-      throw plainError(`access replay: ${problems.length} finding${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}\nRecommended fix: fix the application's check, or, if the access is meant, declare it in access.expect and leave the replay's fail off for it.`);
+      throw toSpecError(new MultiAuthError('ACCESS_UNEXPECTED', `access replay: ${problems.length} finding${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`, {
+        hint: 'Fix the application\'s check, or, if the access is meant, declare it in access.expect and leave the replay\'s fail off for it.',
+      }), redactor);
     }
   }
 
@@ -190,13 +198,6 @@ export class TestReplay {
       return { url: request.url, failure: 'network error' };
     }
   }
-}
-
-/** An error about the spec's options or the application, not this package: its message, no stack. */
-function plainError(message: string): Error {
-  const error = new Error(message);
-  error.stack = message;
-  return error;
 }
 
 /** The matrix's rules when the config has no `access`: deny 401 and 403; anonymous signed out by every user's `on_body`. */
