@@ -110,3 +110,15 @@ test("a mail's links and their query values are masked; a bare home-page link is
   expect(redactor.redact('got tok-9f3')).toBe(`got ${MASK}`);
   expect(redactor.redact('http://127.0.0.1:4010/email-code/verify?token=tok-9f3')).not.toContain('tok-9f3');
 });
+
+test("a link's plain words (view=browser, utm_source=email) stay readable in later messages; its codes and tokens do not", () => {
+  const redactor = new Redactor();
+  const view = 'http://127.0.0.1:4010/magic-link/preferences?view=browser&list=security&utm_source=email';
+  const verify = 'http://127.0.0.1:4010/magic-link/verify?token=abcdefabcdef&email=tina%40demo.test&ref=zq';
+  const tracked = `http://localhost:4010/t/click?m=9f3a&u=${encodeURIComponent(verify)}`;
+  observeMail(message({ html: `<a href="${view}">View in your browser</a> <a href="${tracked}">Sign in</a> <a href="http://127.0.0.1:4010/c?code=qwerty">c</a>` }), redactor);
+  expect(redactor.redact('Open the link in the browser where you asked for it (security, email)')).toBe('Open the link in the browser where you asked for it (security, email)');
+  for (const secret of ['abcdefabcdef', '9f3a', 'qwerty']) expect(redactor.redact(`got ${secret}`), secret).toBe(`got ${MASK}`);
+  // `ref=zq` is a short plain word under another name: left as it is, like `view`.
+  expect(redactor.redact('zq')).toBe('zq');
+});

@@ -54,8 +54,8 @@ export async function runEmailOperation(op: PlanEmailOperation, ctx: StepContext
 /**
  * What the extractions of an email step read from a mail: its text (the HTML as text when it has
  * no text part), its headers, its links ({@link mailLinks}). Every part that may carry a code or a
- * link is registered with `redactor` first: the text, the HTML, each link and each link's query
- * values.
+ * link is registered with `redactor` first: the text, the HTML, each link and those of its query
+ * values that may be a code or token.
  *
  * @example
  * observeMail({ id: '1', arrivedAt: 0, recipients: ['a@x.test'], from: '', subject: 'Code', headers: [], text: 'Your code: 123456' }, redactor);
@@ -85,11 +85,23 @@ function registerLink(link: string, redactor: Redactor, nested: number): void {
   // would mask the start of every URL of the application in every message.
   if (url.pathname === '/' && !url.search && !url.hash) return;
   redactor.add(link);
-  const values = [...url.searchParams.values()];
-  for (const value of values) {
-    redactor.add(value);
+  for (const [name, value] of url.searchParams) {
+    if (mayBeSecret(name, value)) redactor.add(value);
     if (nested > 0 && /^https?:\/\//i.test(value)) registerLink(value, redactor, nested - 1);
   }
+}
+
+/** Parameter names that carry codes and tokens whatever their value looks like. */
+const SECRET_PARAMETER = /token|code|key|otp|pass|secret|auth|sig|hash|nonce|state|ticket|id/i;
+
+/**
+ * Whether a query value of a mail's link may be a code or token: one with a digit, a long one, or
+ * any under a name like `token` or `code`. A short plain word under another name (`view=browser`,
+ * `utm_source=email`, `list=security`) is not: as a secret it would mask that word in every later
+ * message, the page's "open the link in the browser where you asked" among them.
+ */
+function mayBeSecret(name: string, value: string): boolean {
+  return /\d/.test(value) || value.length >= 12 || SECRET_PARAMETER.test(name);
 }
 
 function compiled(pattern: string): UserRegex {
