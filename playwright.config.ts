@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_LEAVES_OUT } from './tests/support/lanes.js';
+import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_LEAVES_OUT, REAL_APPS_LANE } from './tests/support/lanes.js';
 
 /**
  * One runner for everything: unit tests of each layer, tests against real servers, and fixture
@@ -46,11 +46,15 @@ export default defineConfig({
   },
   // Projects run in this order; the split changes no test, only when it starts. MULTIAUTH_LANE=quick
   // (`npm run test:quick`) runs the quick lane instead (tests/support/lanes.ts).
+  // MULTIAUTH_LANE=real-apps (`npm run test:real-apps`) runs only the applications installed from
+  // npm that take minutes to install (tests/support/lanes.ts, REAL_APPS_LANE); `npm test` leaves them out.
   projects:
     process.env.MULTIAUTH_LANE === 'quick'
       ? [{ name: 'quick', testMatch: QUICK_LANE.map((glob) => `**/tests/${glob}`), testIgnore: Object.keys(QUICK_LANE_LEAVES_OUT).map((glob) => `**/tests/${glob}`) }]
-      : [
-          { name: 'long', testMatch: LONG_FIRST },
-          { name: 'rest', testIgnore: LONG_FIRST },
-        ],
+      : process.env.MULTIAUTH_LANE === 'real-apps'
+        ? [{ name: 'real-apps', testMatch: REAL_APPS_LANE.map((glob) => `**/tests/${glob}`) }]
+        : [
+            { name: 'long', testMatch: LONG_FIRST, testIgnore: REAL_APPS_LANE.map((glob) => `**/tests/${glob}`) },
+            { name: 'rest', testIgnore: [...LONG_FIRST, ...REAL_APPS_LANE.map((glob) => `**/tests/${glob}`)] },
+          ],
 });

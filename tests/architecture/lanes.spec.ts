@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_FORBIDDEN, QUICK_LANE_LEAVES_OUT } from '../support/lanes.js';
+import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_FORBIDDEN, QUICK_LANE_LEAVES_OUT, REAL_APPS_LANE } from '../support/lanes.js';
 import { ROOT } from '../support/root.js';
 
 // Issue 36: `npm run test:quick` runs no child Playwright run, no browser and no Debian server, so
@@ -53,4 +53,16 @@ test('the quick lane holds the unit tests of core, config, compile and runtime, 
 test('every file allowed over the time budget for now is a spec file, named as the end of a run names it', () => {
   const files = new Set(specFiles(TESTS));
   expect(Object.keys(OVER_BUDGET_FOR_NOW).filter((file) => !files.has(file))).toEqual([]);
+});
+
+test('the applications that take minutes to install are reached only from the real-application lane, which npm test leaves out', () => {
+  const inLane = matcher(REAL_APPS_LANE);
+  const lane = specFiles(TESTS).filter(inLane);
+  expect(lane.length).toBeGreaterThan(0);
+  // A file of `npm test` that starts Ghost would install it (minutes) inside the ten-minute suite.
+  const outside = specFiles(TESTS)
+    .filter((file) => !inLane(file))
+    .filter((file) => [...withHelpers(join(TESTS, file))].some((source) => source.endsWith(join('support', 'servers', 'ghost.ts'))));
+  expect(outside).toEqual([]);
+  for (const file of lane) expect([...withHelpers(join(TESTS, file))].some((source) => source.endsWith(join('support', 'servers', 'ghost.ts'))), file).toBe(true);
 });

@@ -23,6 +23,14 @@ export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
   'runtime/mail/maildev.spec.ts': 'maildev, a node child',
 };
 
+/**
+ * The real-application lane (`npm run test:real-apps`): applications from npm that nobody here
+ * wrote and whose install takes many minutes once per machine (Ghost: 15 to 35, sqlite3 built from
+ * source), too long for `npm test`'s ten minutes. scripts/real-apps/ installs them; `npm test`
+ * leaves these files out and the lane runs only them. Globs are relative to tests/.
+ */
+export const REAL_APPS_LANE = ['real-apps/**/*.spec.ts'];
+
 /** What a spec file of the quick lane must not import or start (checked by tests/architecture/lanes.spec.ts). */
 export const QUICK_LANE_FORBIDDEN = [
   /support\/(inline-project|demo-run|packed-package|examples)\.js|import \{[^}]*PLAYWRIGHT_CLI/,
