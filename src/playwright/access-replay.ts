@@ -8,7 +8,7 @@ import { didYouMean } from '../core/suggest.js';
 import { MultiAuthError } from '../core/errors.js';
 import { toSpecError } from './spec-error.js';
 import { readApiCall, type FetchOptions } from './api-call.js';
-import { compileOriginGlob, reachesOrigin } from './scope-origins.js';
+import { compileOriginGlob, reachesOrigin } from '../core/origin-glob.js';
 import { replayRowsFile } from './run-summary.js';
 import type { WorkerAuth } from './worker-auth.js';
 import type { AuthUserName } from './user-names.js';

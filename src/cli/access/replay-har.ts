@@ -1,0 +1,67 @@
+import type { Exchange } from '../../draft/index.js';
+import type { OwnerCredentials, ReplayAnswer, ReplaySelection, ReplayTarget } from '../../runtime/index.js';
+
+/**
+ * Headers a recording carries that are the connection's, not the request's (undici refuses some,
+ * and `Accept-Encoding` would bring a compressed body the comparison cannot read).
+ */
+const CONNECTION_HEADERS: ReadonlySet<string> = new Set([
+  'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'content-length', 'accept-encoding',
+]);
+
+/** Response media types of a page's assets (an image, a script, a style, a font, media): never replayed. */
+function isAssetType(mime: string): boolean {
+  return /^(image|font|audio|video)\//.test(mime) || mime === 'text/css' || mime.includes('javascript') || mime === 'application/wasm';
+}
+
+/** What the recording gives the replay: the requests taken, and how many carried no credentials. */
+export interface HarReplayRequests {
+  targets: ReplayTarget[];
+  /** Requests sent without any credential of the owner's (a login page, a public file): not replayed. */
+  anonymous: number;
+}
+
+/**
+ * The requests of a recorded session to replay as other users (`multiauth replay`): each exchange
+ * with the owner's credentials taken out (`withoutCredentials`), those that carried none left out,
+ * the rest offered to `selection` (safe methods unless asked, the scope's origins, no assets, one
+ * per method and URL pattern, bounded), each with the answer the recording holds as the owner's first.
+ *
+ * @example
+ * const { targets } = harReplayRequests(toExchanges(readHarFile(path, shown)), { isSecret, headerNames, queryNames }, selection, withoutCredentials);
+ */
+export function harReplayRequests(
+  exchanges: readonly Exchange[],
+  owner: OwnerCredentials,
+  selection: ReplaySelection<ReplayTarget & { resourceType: string }>,
+  withoutCredentials: (request: { url: string; headers: Array<[string, string]> }, owner: OwnerCredentials) => { url: string; headers: Array<[string, string]>; carried: boolean },
+): HarReplayRequests {
+  let anonymous = 0;
+  for (const exchange of exchanges) {
+    const recorded = exchange.requestHeaders.map(({ name, value }): [string, string] => [name, value]);
+    const cleaned = withoutCredentials({ url: exchange.url.href, headers: recorded }, owner);
+    if (!cleaned.carried) {
+      anonymous++;
+      continue;
+    }
+    const responseMime = exchange.responseBody?.mime ?? '';
+    const location = exchange.responseHeaders.find((h) => h.name.toLowerCase() === 'location')?.value;
+    const contentType = exchange.responseHeaders.find((h) => h.name.toLowerCase() === 'content-type')?.value;
+    const first: ReplayAnswer = {
+      url: cleaned.url, status: exchange.status, body: exchange.responseBody?.text ?? '',
+      ...(location === undefined ? {} : { location }),
+      ...(contentType === undefined ? {} : { contentType }),
+    };
+    selection.offer({
+      method: exchange.method,
+      url: cleaned.url,
+      pattern: '',
+      headers: cleaned.headers.filter(([name]) => !CONNECTION_HEADERS.has(name.toLowerCase())),
+      ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody.text }),
+      // A recorded answer with no status (Chrome writes 0 for a request that failed) is no answer to compare with.
+      ...(exchange.status > 0 ? { first } : {}),
+      resourceType: isAssetType(responseMime) ? 'asset' : 'fetch',
+    });
+  }
+  return { targets: selection.taken().map(({ resourceType: _asset, ...target }) => target), anonymous };
+}
