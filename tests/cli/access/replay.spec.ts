@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { runMain } from '../../support/cli-in-process.js';
 import { STACK_FRAME } from '../../support/cli.js';
 import { test, expect } from '../../support/demo.js';
@@ -160,4 +161,97 @@ test('mistakes are exit 2 with what to do, no stack: an unknown user names the k
   expect(demo.counters.signIns).toEqual({});
   const json = await runMain(['replay', '--har', 'missing.har', '--user', 'alice', '--as', 'bob', '-c', CONFIG, '--json'], { cwd: dir, env });
   expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'HAR_INVALID' } });
+});
+
+// Issue 38 item 4: `multiauth matrix --from-replay FILE [--update]` turns the replay's JSON into the
+// access matrix, each finding a `deny` to review; the declared matrix then fails on it against the demo.
+test('--from-replay prints the access block: observed verdicts, the finding written deny with its review comment', async ({ demo }) => {
+  const dir = tempDir();
+  await aliceHar(demo.url, dir);
+  demo.clear();
+  const replay = await runMain(['replay', '--har', 'alice.har', '--user', 'alice', '--as', 'bob', '-c', CONFIG, '--json'], { cwd: dir, env: { DEMO_URL: demo.url } });
+  writeFileSync(join(dir, 'replay.json'), replay.stdout);
+  const run = await runMain(['matrix', '--from-replay', 'replay.json'], { cwd: dir });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe([
+    'access:',
+    '  requests:',
+    '    - name: GET /rec/api/orders/{id}',
+    `      url: ${demo.url}/rec/api/orders/1001`,
+    '    - name: GET /rec/api/orders',
+    `      url: ${demo.url}/rec/api/orders`,
+    '    - name: GET /rec/api/notices',
+    `      url: ${demo.url}/rec/api/notices`,
+    '    - name: GET /rec/whoami',
+    `      url: ${demo.url}/rec/whoami`,
+    '  expect:',
+    '    alice:',
+    '      GET /rec/api/orders/{id}: allow',
+    '      GET /rec/api/orders: allow',
+    '      GET /rec/api/notices: allow',
+    '      GET /rec/whoami: allow',
+    '    bob:',
+    "      # review: bob got alice's answer to GET /rec/api/orders/1001 (anonymous denied)",
+    '      GET /rec/api/orders/{id}: deny',
+    '      GET /rec/api/orders: allow',
+    '      GET /rec/api/notices: allow',
+    '      GET /rec/whoami: allow',
+    '    anonymous:',
+    '      GET /rec/api/orders/{id}: deny',
+    '      GET /rec/api/orders: deny',
+    '      GET /rec/api/notices: allow',
+    '      GET /rec/whoami: deny',
+    '',
+  ].join('\n'));
+  const bad = await runMain(['matrix', '--from-replay', 'alice.har'], { cwd: dir });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/alice\.har: not an access replay report \(no "requests" list\)/);
+});
+
+test('--from-replay --update adds the block to the config keeping what is there; then the matrix fails on the finding alone', async ({ demo }) => {
+  const dir = tempDir();
+  await aliceHar(demo.url, dir);
+  demo.clear();
+  const replay = await runMain(['replay', '--har', 'alice.har', '--user', 'alice', '--as', 'bob', '-c', CONFIG, '--json'], { cwd: dir, env: { DEMO_URL: demo.url } });
+  writeFileSync(join(dir, 'replay.json'), replay.stdout);
+  const declared = [
+    'access:',
+    '  requests:',
+    '    # the list of my orders',
+    '    - { name: my orders, url: "${DEMO_URL}/api/orders" }',
+    '  expect:',
+    '    alice: allow    # reviewed',
+    '    bob: { my orders: allow }',
+    '    anonymous: deny',
+    '',
+  ].join('\n');
+  const before = `${readFileSync(CONFIG, 'utf8')}\n${declared}`;
+  writeFileSync(join(dir, 'multiauth.yaml'), before);
+  const env = { DEMO_URL: demo.url };
+  const update = await runMain(['matrix', '--from-replay', 'replay.json', '--update'], { cwd: dir, env });
+  expect(update.stderr).toBe('added 4 requests of the replay to access of multiauth.yaml: review the lines marked "# review:" before committing\n');
+  expect(update.code).toBe(0);
+  const after = readFileSync(join(dir, 'multiauth.yaml'), 'utf8');
+  // Everything before access, its comments, and the lines it had are kept as written.
+  expect(after.startsWith(readFileSync(CONFIG, 'utf8'))).toBe(true);
+  for (const line of declared.split('\n').filter((l) => l && !l.startsWith('    anonymous') && !l.startsWith('    bob'))) expect(after).toContain(line);
+  expect(after).toContain("# review: bob got alice's answer to GET /rec/api/orders/1001 (anonymous denied)");
+  expect(parse(after).access.expect).toEqual({
+    alice: 'allow',
+    bob: { 'my orders': 'allow', 'GET /rec/api/orders/{id}': 'deny', 'GET /rec/api/orders': 'allow', 'GET /rec/api/notices': 'allow', 'GET /rec/whoami': 'allow' },
+    anonymous: { '*': 'deny', 'GET /rec/api/orders/{id}': 'deny', 'GET /rec/api/orders': 'deny', 'GET /rec/api/notices': 'allow', 'GET /rec/whoami': 'deny' },
+  });
+  // Added once: a second --update finds every request declared.
+  const again = await runMain(['matrix', '--from-replay', 'replay.json', '--update'], { cwd: dir, env });
+  expect(again.stderr).toMatch(/nothing added/);
+  expect(readFileSync(join(dir, 'multiauth.yaml'), 'utf8')).toBe(after);
+
+  const matrix = await runMain(['matrix'], { cwd: dir, env });
+  expect(matrix.code).toBe(1);
+  expect(matrix.stdout.split('\n').filter((line) => line.includes('unexpected'))).toEqual([
+    'GET /rec/api/orders/{id}  allow 200  unexpected allow 200  deny 401',
+    '15 cells: 14 as expected, 1 unexpected (1 unexpected allow)',
+  ]);
+  expect(matrix.stdout).toContain(`\nGET /rec/api/orders/{id}: bob was allowed to GET ${demo.url}/rec/api/orders/1001: expected deny — possible broken access control (HTTP 200)\n`);
 });
