@@ -112,7 +112,7 @@ test('Django admin: the admin\'s recorded browsing replayed as each role (multia
   writeFileSync(join(dir, 'multiauth.yaml'), config(django));
   await adminHar(django, dir);
   const run = await runCliAsync(['replay', '--har', 'admin.har', '--user', 'admin', '--as', 'viewer,staff,member', '--json'], { cwd: dir });
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toBe("1 recorded request carried no credentials of admin's: not replayed\n");
   const report = JSON.parse(run.stdout) as { requests: Array<{ url: string; status: number; replays: Record<string, { verdict: string; status?: number }> }>; findings: number };
   const path = (url: string) => new URL(url).pathname;
   // The login page carried no session: not replayed. Each of the five pages was, the admin's answer 200.

@@ -67,12 +67,14 @@ export const replayCommand: Command = {
         origins: replayScope(plan, planOrigins(plan)), unsafe: values.unsafe === true, safeMethods: SAFE_METHODS,
         seen: new Set(), runCount: { value: 0 }, bounds: { perTest: MAX_REPLAYED, perRun: MAX_REPLAYED },
       });
-      const { targets } = harReplayRequests(exchanges, {
+      const { targets, anonymous } = harReplayRequests(exchanges, {
         isSecret: (value) => redactor.redact(value) !== value,
         headerNames: new Set(Object.keys(ownerSession?.headers ?? {}).map((name) => name.toLowerCase())),
         queryNames: new Set(Object.keys(ownerSession?.query ?? {})),
       }, selection, access.withoutCredentials);
       skipped = selection.skipped();
+      // Said on stderr, not in the report (whose shape is the run's): a HAR of someone else's session replays nothing.
+      if (anonymous) io.stderr.write(`${anonymous} recorded request${anonymous === 1 ? '' : 's'} carried no credentials of ${owner}'s: not replayed\n`);
       const context = {
         plan, owner, users: replaying, mask: (text: string) => redactor.redact(text),
         session: async (user: string) => {

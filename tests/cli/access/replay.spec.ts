@@ -56,7 +56,7 @@ test('replays alice\'s recording as bob and anonymous: exactly the orders findin
   elsewhereHits = 0;
   const env = { DEMO_URL: demo.url };
   const run = await runMain(['replay', '--har', 'alice.har', '--user', 'alice', '--as', 'bob', '-c', CONFIG, '--json'], { cwd: dir, env });
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toBe("2 recorded requests carried no credentials of alice's: not replayed\n");
   expect(run.code).toBe(1);
   const report = JSON.parse(run.stdout) as {
     requests: Array<{ owner: string; method: string; url: string; pattern: string; status: number; replays: Record<string, { verdict: string; status?: number }>; findings: string[] }>;
@@ -103,7 +103,7 @@ test('the table: the finding as a sentence first, then requests x users; anonymo
   const dir = tempDir();
   await aliceHar(demo.url, dir);
   const run = await runMain(['replay', '--har', 'alice.har', '--user', 'alice', '--as', 'bob,anonymous', '-c', CONFIG], { cwd: dir, env: { DEMO_URL: demo.url } });
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toBe("2 recorded requests carried no credentials of alice's: not replayed\n");
   expect(run.code).toBe(1);
   expect(run.stdout).toBe([
     '# Access replay',
