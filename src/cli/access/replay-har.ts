@@ -2,11 +2,13 @@ import type { Exchange } from '../../draft/index.js';
 import type { OwnerCredentials, ReplayAnswer, ReplaySelection, ReplayTarget } from '../../runtime/index.js';
 
 /**
- * Headers a recording carries that are the connection's, not the request's (undici refuses some,
- * and `Accept-Encoding` would bring a compressed body the comparison cannot read).
+ * Headers of a recording not sent again: the connection's (undici refuses some), `Accept-Encoding`
+ * (a compressed body the comparison cannot read), and the browser cache's conditions and ranges
+ * (every replay would get an empty 304 or a part, all alike: false findings).
  */
-const CONNECTION_HEADERS: ReadonlySet<string> = new Set([
+const NOT_REPLAYED_HEADERS: ReadonlySet<string> = new Set([
   'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'content-length', 'accept-encoding',
+  'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range',
 ]);
 
 /** Response media types of a page's assets (an image, a script, a style, a font, media): never replayed. */
@@ -56,7 +58,7 @@ export function harReplayRequests(
       method: exchange.method,
       url: cleaned.url,
       pattern: '',
-      headers: cleaned.headers.filter(([name]) => !CONNECTION_HEADERS.has(name.toLowerCase())),
+      headers: cleaned.headers.filter(([name]) => !NOT_REPLAYED_HEADERS.has(name.toLowerCase())),
       ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody.text }),
       // A recorded answer with no status (Chrome writes 0 for a request that failed) is no answer to compare with.
       ...(exchange.status > 0 ? { first } : {}),

@@ -32,7 +32,7 @@ test.afterAll(async () => {
 async function aliceHar(demoUrl: string, dir: string): Promise<{ file: string; token: string }> {
   const signIn = await fetch(`${demoUrl}/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'alice-password' }) });
   const token = ((await signIn.json()) as { data: { auth: { access_token: string } } }).data.auth.access_token;
-  const bearer = { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Accept-Encoding': 'gzip, br', Connection: 'keep-alive' };
+  const bearer = { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Accept-Encoding': 'gzip, br', Connection: 'keep-alive', 'If-None-Match': 'W/"17"' };
   const har = await harOfFetches([
     { method: 'POST', url: `${demoUrl}/auth/token`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'alice-password' }) },
     { url: `${demoUrl}/rec/api/orders`, headers: bearer },
@@ -90,6 +90,8 @@ test('replays alice\'s recording as bob and anonymous: exactly the orders findin
   for (const seen of demo.seen) {
     expect(JSON.stringify(seen.headers)).not.toContain(token);
     expect(seen.headers['accept-encoding']).not.toBe('gzip, br');
+    expect(seen.headers['if-none-match']).toBeUndefined();
+    expect(seen.headers.accept).toBe('application/json');
   }
   const bobs = demo.seen.filter((seen) => String(seen.headers.cookie ?? '').includes('sid='));
   expect(bobs).toHaveLength(4);
