@@ -112,7 +112,7 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
 }
 
 /** The commands that sign users in (`draft` with `--check`): they may start an in-process mail sink. */
-const SIGNS_IN: ReadonlySet<string> = new Set(['check', 'login', 'matrix', 'draft']);
+const SIGNS_IN: ReadonlySet<string> = new Set(['check', 'login', 'matrix', 'replay', 'draft']);
 
 function help(io: CliIo, name: string | undefined): number {
   const command = name === undefined ? undefined : commands.find((c) => c.name === name);

@@ -5,4 +5,5 @@
  */
 export { readHarFile, parseHar } from './har-read.js';
 export { HAR_LIMITS } from './har-limits.js';
+export { toExchanges, type Exchange } from './exchanges.js';
 export { draftFromHar, type Draft } from './draft.js';

@@ -1,15 +1,14 @@
 import type { APIRequestContext, APIResponse, BrowserContext, Request } from 'playwright-core';
 import type { TestInfo } from '@playwright/test';
-import type { Plan, PlanAccess } from '../compile/index.js';
+import type { Plan } from '../compile/index.js';
 import { SAFE_METHODS } from '../config/schema/index.js';
-import { loadAccess, sendAccessRequest, type OfferedRequest, type ReplayAnswer, type ReplayCell, type ReplayRow, type ReplaySelection, type HeaderPair } from '../runtime/index.js';
+import { loadAccess, loadReplaySend, type OfferedRequest, type ReplayAnswer, type ReplayRow, type ReplaySelection, type HeaderPair } from '../runtime/index.js';
 import { loadReplayRows } from '../sessions/index.js';
-import { redactedUrl } from '../core/urls.js';
 import { didYouMean } from '../core/suggest.js';
 import { MultiAuthError } from '../core/errors.js';
 import { toSpecError } from './spec-error.js';
 import { readApiCall, type FetchOptions } from './api-call.js';
-import { compileOriginGlob, reachesOrigin } from './scope-origins.js';
+import { compileOriginGlob, reachesOrigin } from '../core/origin-glob.js';
 import { replayRowsFile } from './run-summary.js';
 import type { WorkerAuth } from './worker-auth.js';
 import type { AuthUserName } from './user-names.js';
@@ -34,12 +33,7 @@ interface Recorded extends OfferedRequest {
   first: Promise<ReplayAnswer | undefined>;
 }
 
-/** A request chosen for the replay, with its pattern. */
-type Taken = Recorded & { pattern: string };
-
 const METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head']);
-/** Headers never replayed: the owner's credentials (the replaying user's session is applied instead). */
-const CREDENTIAL_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
 /** Body characters of the test's own answer kept for the comparison (the matrix's bound). */
 const MAX_BODY = 1024 * 1024;
 
@@ -137,20 +131,21 @@ export class TestReplay {
    */
   async finish(testInfo: TestInfo): Promise<void> {
     const { redactor } = this.auth;
-    const users = [...new Set([...this.options.as.filter((user) => user !== this.owner && user !== 'anonymous'), 'anonymous'])];
+    const { replayRequest, replayingUsers } = await loadReplaySend();
+    const context = {
+      plan: this.plan, owner: this.owner, users: replayingUsers(this.owner, this.options.as),
+      session: async (user: string) => (await this.auth.session(user)).session,
+      mask: (text: string) => redactor.redact(text),
+    };
     const rows: ReplayRow[] = [];
     const problems: string[] = [];
     for (const request of this.selection.taken()) {
       const first = await request.first.catch(() => undefined);
-      const again = await this.send(this.owner, request);
-      const cells = new Map<string, ReplayCell>();
-      for (const user of users) cells.set(user, await this.replayAs(user, request, first ?? again, again));
-      const { findings } = this.access.judgeReplays(cells);
-      const url = redactor.redact(redactedUrl(request.url));
-      const replays: ReplayRow['replays'] = Object.create(null) as ReplayRow['replays'];
-      for (const [user, cell] of cells) replays[user] = { verdict: cell.verdict, ...(cell.status === undefined ? {} : { status: cell.status }) };
-      rows.push({ owner: this.owner, method: request.method.toUpperCase(), url, pattern: redactor.redact(request.pattern), ...(again.status === undefined ? {} : { status: again.status }), replays, findings });
-      for (const user of findings) problems.push(this.access.findingText(user, this.owner, request.method.toUpperCase(), url));
+      const { method, url, pattern, headers, body } = request;
+      const target = { method, url, pattern, headers, ...(body === undefined ? {} : { body }), ...(first === undefined ? {} : { first }) };
+      const { row, problems: found } = await replayRequest(target, context);
+      rows.push(row);
+      problems.push(...found);
     }
     const skipped = this.selection.skipped();
     const report = this.access.replayReport(rows, [skipped]);
@@ -167,43 +162,11 @@ export class TestReplay {
   private offer(request: Recorded): void {
     const { redactor } = this.auth;
     // The owner's credentials never travel with another user's request.
-    request.headers = request.headers.filter(([name, value]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()) && !name.startsWith(':') && redactor.redact(value) === value);
+    const { url, headers } = this.access.withoutCredentials(request, { isSecret: (value) => redactor.redact(value) !== value });
+    request.url = url;
+    request.headers = headers;
     this.selection.offer(request);
   }
-
-  private async replayAs(user: string, request: Taken, first: ReplayAnswer, again: ReplayAnswer): Promise<ReplayCell> {
-    const answer = await this.send(user, request);
-    return this.access.replayVerdict(answer, this.access.denyRulesFor(this.plan, this.plan.access ?? defaultAccess(this.plan), user), first, again);
-  }
-
-  /** Sends `request` as `user` (`anonymous`: no session), redirects not followed; a failure is an answer without a status. */
-  private async send(user: string, request: Taken): Promise<ReplayAnswer> {
-    const planUser = this.plan.users.find((candidate) => candidate.name === user);
-    let session;
-    if (planUser) {
-      try {
-        session = (await this.auth.session(user)).session;
-      } catch {
-        return { url: request.url, failure: `${user} could not be signed in` };
-      }
-    }
-    try {
-      return await sendAccessRequest(this.plan, planUser, session, {
-        name: request.pattern, method: request.method.toUpperCase() as never, url: request.url,
-        headers: request.headers.map(([name, value]) => ({ name, values: [value] })),
-        ...(request.body === undefined ? {} : { body: request.body }),
-        unsafe: true, origin: [],
-      });
-    } catch {
-      return { url: request.url, failure: 'network error' };
-    }
-  }
-}
-
-/** The matrix's rules when the config has no `access`: deny 401 and 403; anonymous signed out by every user's `on_body`. */
-function defaultAccess(plan: Plan): PlanAccess {
-  const onBody = [...new Set(plan.users.flatMap((user) => (user.reauth ? user.reauth.onBody ?? [] : [])))];
-  return { requests: [], users: [], expect: {}, deny: [401, 403], anonymous: { onBody }, origin: [] };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { Session } from '../runtime/index.js';
 import type { ResolvedScope } from './scope.js';
-import { compileOriginGlob, reachesOrigin, type OriginGlob } from './scope-origins.js';
+import { compileOriginGlob, reachesOrigin, type OriginGlob } from '../core/origin-glob.js';
 
 /** Set in a window's sessionStorage once its items are restored: a page that removes an item (signs out) keeps it removed. */
 const RESTORED_MARK = '__multiauth_session_restored';

@@ -10,7 +10,7 @@ export interface ResolvedScope {
   hosts: string[];
   /**
    * The globs as Playwright matches them (a relative one resolved against `baseURL`, scheme and
-   * host lower-cased), for the origins they reach (scope-origins.ts); a relative glob without
+   * host lower-cased), for the origins they reach (core/origin-glob.ts); a relative glob without
    * `baseURL` matches no URL and is left out.
    */
   origins: string[];

@@ -37,7 +37,8 @@ const mailModule = () => lazyModule<typeof import('./mail/index.js')>('./mail/in
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
 export type { AccessRequestParts } from './access/request.js';
-export type { OfferedRequest, ReplayAnswer, ReplayBounds, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
+export type { ReplayContext, ReplayTarget } from './access/replay-send.js';
+export type { OfferedRequest, OwnerCredentials, ReplayAnswer, ReplayBounds, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
 export { DEFAULT_SIGNED_OUT, ON_BODY_CHARS, describeTrigger, readsBody, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
@@ -125,6 +126,21 @@ export async function sendAccessRequest(...args: Parameters<typeof import('./acc
 }
 
 let sendModule: Promise<typeof import('./access/send.js')> | undefined;
+
+/**
+ * The access replay's sender (`replayRequest`, `replayingUsers`, `CREDENTIAL_HEADERS`), loaded on
+ * first use with the transport: `accessReplay` after a test and `multiauth replay` need it.
+ *
+ * @example
+ * const { replayRequest, replayingUsers } = await loadReplaySend();
+ * const { row } = await replayRequest(target, { plan, owner: 'alice', users: replayingUsers('alice', ['bob']), session, mask });
+ */
+export async function loadReplaySend(): Promise<typeof import('./access/replay-send.js')> {
+  replaySendModule ??= lazyModule<typeof import('./access/replay-send.js')>('./access/replay-send.js', () => import('./access/replay-send.js'));
+  return replaySendModule;
+}
+
+let replaySendModule: Promise<typeof import('./access/replay-send.js')> | undefined;
 
 /**
  * Closes the connection pools of this process's sign-ins, so a CLI command can exit; nothing to do

@@ -13,6 +13,7 @@ export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, 
 export { appendRunEvent, readRunEvents, runTotals, summaryLine, type RunEvent, type RunEventKind, type RunTotals } from './run-events.js';
 export type { ReplayEntry } from './replay-rows.js';
 export { cacheDirFor, ensureCacheDir } from './cache-dir.js';
+export { planOrigins } from './plan-origins.js';
 export { configOwner, sessionFilePath, readSessionFile, writeSessionFile } from './session-file.js';
 export type { TidyResult } from './tidy-cache.js';
 export { cacheOff, sessionBackendFromEnv, type BackendChoice } from './store-from-env.js';

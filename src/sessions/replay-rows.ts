@@ -74,7 +74,7 @@ export function readReplayEntries(file: string): { rows: ReplayRow[]; skipped: S
     if (!isObject(value)) continue;
     const out = own(value, 'out');
     if (typeof out === 'string' && out.length < 4096) outs.add(out);
-    const row = asRow(own(value, 'row'));
+    const row = asReplayRow(own(value, 'row'));
     if (row) rows.push(row);
     const counts = asSkipped(own(value, 'skipped'));
     if (counts) skipped.push(counts);
@@ -91,7 +91,14 @@ function own(value: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
-function asRow(value: unknown): ReplayRow | undefined {
+/**
+ * A report row read from untrusted JSON (a worker's line, a report file), checked field by field;
+ * undefined when it is not one. Never reads an inherited key nor `__proto__`.
+ *
+ * @example
+ * asReplayRow(JSON.parse(line).row); // { owner: 'alice', method: 'GET', ... } or undefined
+ */
+export function asReplayRow(value: unknown): ReplayRow | undefined {
   if (!isObject(value)) return undefined;
   const [owner, method, url, pattern] = ['owner', 'method', 'url', 'pattern'].map((key) => own(value, key));
   const status = own(value, 'status');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { parse } from 'yaml';
 import { runCliAsync } from '../support/cli.js';
+import { harOfFetches } from '../support/record-har.js';
 import { startDjango, type DjangoServer } from '../support/servers/django.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
 
@@ -73,6 +74,69 @@ access:
   expect: {}  # recorded by multiauth matrix --update
 `;
 }
+
+/** The admin's browsing of the pages above as a HAR, signed in through the login page as a browser is (its cookies sent). */
+async function adminHar(django: DjangoServer, dir: string): Promise<string> {
+  const cookies = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const page = await fetch(`${django.url}/accounts/login/`);
+  keep(page);
+  const csrf = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await page.text())![1]!;
+  const login = await fetch(`${django.url}/accounts/login/`, {
+    method: 'POST', redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie() },
+    body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: django.username, password: django.password }).toString(),
+  });
+  keep(login);
+  expect(cookies.has('sessionid')).toBe(true);
+  const pages = ['/admin/', '/admin/auth/user/', '/admin/auth/user/add/', '/admin/auth/user/1/change/', '/admin/auth/group/'];
+  const har = await harOfFetches([
+    { url: `${django.url}/accounts/login/` },
+    ...pages.map((path) => ({ url: `${django.url}${path}`, headers: { Cookie: cookie(), Accept: 'text/html' } })),
+  ]);
+  const file = join(dir, 'admin.har');
+  writeFileSync(file, JSON.stringify(har));
+  return file;
+}
+
+test('Django admin: the admin\'s recorded browsing replayed as each role (multiauth replay): the pages each may also open are those Django documents', async ({ django }) => {
+  test.setTimeout(120_000);
+  const dir = tempDir();
+  writeFileSync(join(dir, 'multiauth.yaml'), config(django));
+  await adminHar(django, dir);
+  const run = await runCliAsync(['replay', '--har', 'admin.har', '--user', 'admin', '--as', 'viewer,staff,member', '--json'], { cwd: dir });
+  expect(run.stderr).toBe("1 recorded request carried no credentials of admin's: not replayed\n");
+  const report = JSON.parse(run.stdout) as { requests: Array<{ url: string; status: number; replays: Record<string, { verdict: string; status?: number }> }>; findings: number };
+  const path = (url: string) => new URL(url).pathname;
+  // The login page carried no session: not replayed. Each of the five pages was, the admin's answer 200.
+  expect(report.requests.map((row) => path(row.url)).sort()).toEqual(['/admin/', '/admin/auth/group/', '/admin/auth/user/', '/admin/auth/user/1/change/', '/admin/auth/user/add/']);
+  for (const row of report.requests) expect(row.status).toBe(200);
+  const opens = (user: string) => report.requests.filter((row) => ['same', 'different'].includes(row.replays[user]!.verdict)).map((row) => path(row.url)).sort();
+  expect(opens('viewer')).toEqual(['/admin/', '/admin/auth/user/', '/admin/auth/user/1/change/']);
+  expect(opens('staff')).toEqual(['/admin/']);
+  expect(opens('member')).toEqual([]);
+  expect(opens('anonymous')).toEqual([]);
+  for (const row of report.requests) {
+    if (opens('viewer').includes(path(row.url))) continue;
+    expect(row.replays.viewer).toEqual({ verdict: 'denied', status: 403 });
+  }
+  expect(report.requests.every((row) => row.replays.member!.verdict === 'denied' && row.replays.anonymous!.verdict === 'denied')).toBe(true);
+  // Every page a role may open answers it with its own page (no add or save button, fewer models): not the admin's answer, no finding.
+  expect(report.requests.filter((row) => opens('viewer').includes(path(row.url))).map((row) => row.replays.viewer)).toEqual([
+    { verdict: 'different', status: 200 }, { verdict: 'different', status: 200 }, { verdict: 'different', status: 200 },
+  ]);
+  expect(report.requests.find((row) => path(row.url) === '/admin/auth/user/')?.replays.member).toEqual({ verdict: 'denied', status: 302 });
+  expect(report.findings).toBe(0);
+  expect(run.code).toBe(0);
+  expect(run.stdout).not.toContain(django.password);
+});
 
 test('Django admin: --update records its documented permissions, the matrix then matches, and a permission removed by hand is an unexpected deny', async ({ django }) => {
   test.setTimeout(120_000);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { BrowserContext } from 'playwright-core';
 import { restoreBrowserStorage } from '../../src/playwright/browser-storage.js';
 import { resolveScope } from '../../src/playwright/scope.js';
-import { compileOriginGlob, reachesOrigin } from '../../src/playwright/scope-origins.js';
+import { compileOriginGlob, reachesOrigin } from '../../src/core/origin-glob.js';
 import { startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 import { makeTestSession } from '../support/session.js';
 

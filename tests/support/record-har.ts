@@ -53,3 +53,44 @@ export async function pageFetch(
     }
   }, { url, init });
 }
+
+/** One request to send for {@link harOfFetches}. */
+export interface HarFetch {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * A HAR (1.2, as a browser writes it) of real requests sent from here with `fetch` (redirects
+ * not followed): each request as sent, its answer as received. For a recorded session without a
+ * browser's cost.
+ *
+ * @example
+ * const har = await harOfFetches([{ url: `${demo.url}/api/orders`, headers: { Authorization: `Bearer ${token}` } }]);
+ * writeFileSync(join(dir, 'alice.har'), JSON.stringify(har));
+ */
+export async function harOfFetches(requests: readonly HarFetch[]): Promise<{ log: { version: string; creator: { name: string; version: string }; entries: unknown[] } }> {
+  const entries: unknown[] = [];
+  for (const request of requests) {
+    const method = request.method ?? 'GET';
+    const headers = Object.entries(request.headers ?? {}).map(([name, value]) => ({ name, value }));
+    const response = await fetch(request.url, { method, headers: request.headers ?? {}, body: request.body ?? null, redirect: 'manual' });
+    const text = await response.text();
+    const responseHeaders = [...response.headers].map(([name, value]) => ({ name, value }));
+    entries.push({
+      startedDateTime: new Date().toISOString(), time: 1,
+      request: {
+        method, url: request.url, httpVersion: 'HTTP/1.1', headers, queryString: [], cookies: [], headersSize: -1, bodySize: request.body?.length ?? 0,
+        ...(request.body === undefined ? {} : { postData: { mimeType: request.headers?.['Content-Type'] ?? 'text/plain', text: request.body } }),
+      },
+      response: {
+        status: response.status, statusText: response.statusText, httpVersion: 'HTTP/1.1', headers: responseHeaders, cookies: [],
+        content: { size: text.length, mimeType: response.headers.get('content-type') ?? '', text }, redirectURL: response.headers.get('location') ?? '', headersSize: -1, bodySize: text.length,
+      },
+      cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+    });
+  }
+  return { log: { version: '1.2', creator: { name: 'multiauth tests', version: '1' }, entries } };
+}

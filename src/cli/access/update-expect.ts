@@ -103,7 +103,7 @@ function spliceExpect(original: string, access: YAMLMap, rewritten: string): str
 }
 
 /** Lines the recording did not change, as they were written (the printer respaces trailing comments). */
-function keepUnchangedLines(old: string, segment: string): string {
+export function keepUnchangedLines(old: string, segment: string): string {
   const normal = (line: string) => line.replace(/[ \t]+#/, ' #').trimEnd();
   const written = new Map<string, string>();
   for (const line of old.split('\n')) if (!written.has(normal(line))) written.set(normal(line), line);
@@ -114,7 +114,7 @@ function keepUnchangedLines(old: string, segment: string): string {
 }
 
 /** From a pair's key to the end of its value (without a comment that trails a flow value or scalar). */
-function rangeOf(pair: Pair): [number, number] | undefined {
+export function rangeOf(pair: Pair): [number, number] | undefined {
   const key = pair.key as Node | null;
   const value = pair.value as Node | null;
   const start = key?.range?.[0];
@@ -123,7 +123,7 @@ function rangeOf(pair: Pair): [number, number] | undefined {
 }
 
 /** The file's indentation step, read off the first key under `access` (the config's own style). */
-function indentOf(text: string, access: YAMLMap): number {
+export function indentOf(text: string, access: YAMLMap): number {
   const start = (access.items[0]?.key as Node | null)?.range?.[0];
   if (start === undefined || access.flow) return 2;
   const column = start - (text.lastIndexOf('\n', start - 1) + 1);
@@ -173,7 +173,7 @@ function asExpectation(value: unknown): Expectation | undefined {
 }
 
 /** Keys compared as the config loader reads them: as strings. */
-function findPair(map: YAMLMap, key: string): Pair | undefined {
+export function findPair(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === key);
 }
 

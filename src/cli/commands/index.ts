@@ -6,6 +6,7 @@ import { loginUsage } from './usage/login.js';
 import { mailSinkUsage } from './usage/mail-sink.js';
 import { matrixUsage } from './usage/matrix.js';
 import { passkeyUsage } from './usage/passkey.js';
+import { replayUsage } from './usage/replay.js';
 import { schemaUsage } from './usage/schema.js';
 import { typesUsage } from './usage/types.js';
 import { usersUsage } from './usage/users.js';
@@ -28,6 +29,7 @@ export const commands: readonly Command[] = [
   lazyCommand(loginUsage, async () => (await lazyModule<typeof import('./login.js')>('./login.js', () => import('./login.js'))).loginCommand),
   lazyCommand(checkUsage, async () => (await lazyModule<typeof import('./check.js')>('./check.js', () => import('./check.js'))).checkCommand),
   lazyCommand(matrixUsage, async () => (await lazyModule<typeof import('./matrix.js')>('./matrix.js', () => import('./matrix.js'))).matrixCommand),
+  lazyCommand(replayUsage, async () => (await lazyModule<typeof import('./replay.js')>('./replay.js', () => import('./replay.js'))).replayCommand),
   lazyCommand(draftUsage, async () => (await lazyModule<typeof import('./draft.js')>('./draft.js', () => import('./draft.js'))).draftCommand),
   lazyCommand(usersUsage, async () => (await lazyModule<typeof import('./users.js')>('./users.js', () => import('./users.js'))).usersCommand),
   lazyCommand(typesUsage, async () => (await lazyModule<typeof import('./types.js')>('./types.js', () => import('./types.js'))).typesCommand),

@@ -8,6 +8,7 @@ import { ExitCode } from '../io.js';
 import { jsonText } from '../json-output.js';
 import { recordableConfig, recordExpectations } from '../access/record.js';
 import { checkDraftOnlyOptions, draftCommandRun, usersToRecord } from '../access/matrix-options.js';
+import { fromReplayRun } from '../access/from-replay.js';
 import { browserFor } from './browser-users.js';
 import { parallelOption } from './bounded.js';
 
@@ -27,6 +28,7 @@ export const matrixCommand: Command = {
   ...matrixUsage,
   async run({ values, io }) {
     checkDraftOnlyOptions(values);
+    if (values['from-replay'] !== undefined) return fromReplayRun(values, io);
     if (values['from-openapi'] !== undefined) return draftCommandRun(values, io);
     const parallel = values.parallel === undefined ? DEFAULT_MATRIX_PARALLEL : parallelOption(values.parallel as string);
     const opened = await usableConfig(values.config as string | undefined, io);

@@ -3,7 +3,7 @@ import { SAFE_METHODS } from '../../../src/config/schema/index.js';
 import type { DenyRules } from '../../../src/runtime/access/matrix.js';
 import {
   judgeReplays, jsonDifferences, replayMarkdown, replayReport, replaySummaryLine, replayVerdict, requestPattern,
-  ReplaySelection, sameAnswer, type ReplayAnswer, type ReplayCell, type ReplayRow,
+  ReplaySelection, sameAnswer, withoutCredentials, type ReplayAnswer, type ReplayCell, type ReplayRow,
 } from '../../../src/runtime/access/replay/index.js';
 
 // Issue 38: the access replay's pure parts (which requests, how each replay is judged, the run's table).
@@ -124,4 +124,17 @@ test('the run\'s table: one row per pattern, findings first, skipped added up, q
   expect(markdown).toContain('| GET /api/orders/17?token=… | alice 200 | **same 200** | denied 401 |');
   expect(markdown).toContain('| GET /api/me | alice 200 | different 200 | denied 401 |');
   expect(markdown).not.toContain('s3cr3t');
+});
+
+test('the owner\'s credentials are taken out: Cookie, Authorization, what the session sets by name, any value holding a secret; carried says whether any was', () => {
+  const isSecret = (value: string) => value.includes('s3cr3t');
+  expect(withoutCredentials({
+    url: 'https://a.test/o?key=s3cr3t&page=2&tenant=acme',
+    headers: [['Cookie', 'sid=1'], ['authorization', 'Bearer old'], ['X-Api-Token', 'an-older-token'], [':authority', 'a.test'], ['X-Echo', 'x s3cr3t'], ['Accept', 'text/html']],
+  }, { isSecret, headerNames: new Set(['x-api-token']), queryNames: new Set(['tenant']) })).toEqual({
+    url: 'https://a.test/o?page=2', headers: [['Accept', 'text/html']], carried: true,
+  });
+  expect(withoutCredentials({ url: 'https://a.test/login?next=%2F', headers: [['Accept', '*/*']] }, { isSecret })).toEqual({
+    url: 'https://a.test/login?next=%2F', headers: [['Accept', '*/*']], carried: false,
+  });
 });

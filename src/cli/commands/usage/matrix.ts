@@ -13,7 +13,7 @@ export const draftOptions: Record<string, OptionSpec> = {
 export const matrixUsage: CommandUsage = {
   name: 'matrix',
   summary: 'send every access request as every user and compare with access.expect',
-  arguments: '[-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME]',
+  arguments: '[-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME] | --from-replay FILE [--update]',
   description:
     'Runs the access matrix of the config (access: requests, expect, deny; docs/access.md):\n' +
     'signs every user of access.expect in once (its session check included), sends every\n' +
@@ -24,7 +24,9 @@ export const matrixUsage: CommandUsage = {
     'cell or failed sign-in, 2 invalid config.\n' +
     '--update runs every configured user and anonymous and writes what it observed into\n' +
     'access.expect (comments and order kept; exit 0 once written). --from-openapi FILE prints\n' +
-    'access.requests drafted from an OpenAPI 3 document (docs/access-tools.md).',
+    'access.requests drafted from an OpenAPI 3 document (docs/access-tools.md). --from-replay FILE\n' +
+    'prints an access block from an access replay\'s JSON, each finding written deny with a\n' +
+    '"# review:" comment; with --update it is added to the config\'s access (docs/access.md).',
   options: {
     config: configOption,
     json: { type: 'boolean', description: 'print {"ok", "users", "requests", "cells": {user: {request: {outcome, status, expected, unexpected, why}}}, "problems"}' },
@@ -32,6 +34,7 @@ export const matrixUsage: CommandUsage = {
     'browser-path': { type: 'string', description: 'browser for browser sign-ins (default MULTIAUTH_BROWSER_PATH, then Playwright\'s)' },
     update: { type: 'boolean', description: 'run every user and anonymous, then write what was observed into access.expect of the config file' },
     ...draftOptions,
+    'from-replay': { type: 'string', valueName: 'FILE', description: 'print an access block from an access replay\'s JSON (multiauth-access-replay.json); with --update, add it to the config' },
   },
   positionals: { min: 0, max: 0 },
 };

@@ -5,6 +5,7 @@
  * @example
  * const { ReplaySelection, replayVerdict, judgeReplays } = await loadAccess(); // from runtime/index.ts
  */
+export { CREDENTIAL_HEADERS, withoutCredentials, type OwnerCredentials } from './credentials.js';
 export { MAX_COMPARED_CHARS, sameAnswer, jsonDifferences, type ReplayAnswer } from './compare.js';
 export { requestPattern, segmentPattern } from './pattern.js';
 export { replayMarkdown, replayReport, replaySummaryLine, replayUsers, type ReplayReport, type ReplayRow } from './report.js';
