@@ -9,6 +9,7 @@ import { benchShardSignIns } from './shards.js';
 import { benchMatrix } from './matrix.js';
 import { benchCheckParallel, benchContention } from './scale.js';
 import { benchVsSetupProject } from './vs-setup-project.js';
+import { benchVsNoAuth } from './vs-no-auth.js';
 import { benchMailArrival } from './mail.js';
 import type { BenchResult } from './stats.js';
 
@@ -42,6 +43,7 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'scale-check-parallel', run: benchCheckParallel, better: 'higher' },
   { id: 'scale-contention', run: benchContention, better: 'lower' },
   { id: 'vs-setup-project', run: () => benchVsSetupProject(), better: 'lower' },
+  { id: 'vs-no-auth', run: () => benchVsNoAuth(), better: 'lower' },
   { id: 'mail-arrival', run: benchMailArrival, better: 'lower' },
 ];
 
@@ -75,7 +77,7 @@ function table(rows: BenchRow[]): string {
  * bounds our figure alone, an absolute count). `--only <text>` runs only the benches whose id contains the
  * text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
  * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows),
- * vs-setup-project, mail-arrival.
+ * vs-setup-project, vs-no-auth (`--only no-auth`), mail-arrival.
  *
  * @example
  * const rows = await runBenches(); // [{ name: 'config-load', ratio: 1.4, aim: 3, meets: true, ... }, ...]

@@ -16,7 +16,7 @@ export interface SuiteShape {
 
 /** A side's Playwright project on disk. */
 export interface Side {
-  name: 'ours' | 'theirs';
+  name: 'ours' | 'theirs' | 'no-auth';
   dir: string;
   /** Tests every run must pass (the setup project's included). */
   tests: number;
@@ -27,13 +27,20 @@ export interface Side {
 /** Demo accounts the users sign in as (tina has a second factor, which the guide's pattern does not show). */
 const ACCOUNTS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 
-interface BenchUser {
+/** One user of the bench's suite: its name in the suite, the demo account, and how it signs in. */
+export interface BenchUser {
   name: string;
   account: string;
   browser: boolean;
 }
 
-function usersOf(shape: SuiteShape): BenchUser[] {
+/**
+ * The suite's users: API users first, then browser users, each on a demo account.
+ *
+ * @example
+ * usersOf(HEADLINE).map((u) => u.name); // ['api-1', ..., 'api-6', 'web-1', 'web-2']
+ */
+export function usersOf(shape: SuiteShape): BenchUser[] {
   const api = Array.from({ length: shape.apiUsers }, (_, i) => ({ name: `api-${i + 1}`, account: ACCOUNTS[i % ACCOUNTS.length]!, browser: false }));
   const web = Array.from({ length: shape.browserUsers }, (_, i) => ({ name: `web-${i + 1}`, account: ACCOUNTS[(i + 1) % ACCOUNTS.length]!, browser: true }));
   return [...api, ...web];
@@ -58,10 +65,11 @@ export default class FirstResult {
 }
 `;
 
-const BROWSER = `const executablePath = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));`;
+/** A config's line that finds Debian's chromium (Playwright cannot download its own here). */
+export const BROWSER = `const executablePath = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));`;
 
-/** What both configs share: the options of \`npm init playwright\`'s config that matter here. */
-function sharedConfig(shape: SuiteShape): string {
+/** What every side's config shares: the options of \`npm init playwright\`'s config that matter here. */
+export function sharedConfig(shape: SuiteShape): string {
   return `testDir: 'tests',
   fullyParallel: true,
   workers: ${shape.workers},
@@ -69,7 +77,13 @@ function sharedConfig(shape: SuiteShape): string {
   use: { baseURL: process.env.DEMO_URL, launchOptions: executablePath ? { executablePath } : {} },`;
 }
 
-function specs(shape: SuiteShape, importLine: string, requestFixture: string): { api: string; page: string } {
+/**
+ * The API and page specs every side runs, the same tests but for the import and the request fixture.
+ *
+ * @example
+ * const { api, page } = specs(HEADLINE, `import { test, expect } from '@playwright/test';`, 'request');
+ */
+export function specs(shape: SuiteShape, importLine: string, requestFixture: string): { api: string; page: string } {
   const expectUser = `const account = ACCOUNTS[test.info().project.name.replace(/^suite-/, '')]!;`;
   const accounts = `const ACCOUNTS: Record<string, string> = ${JSON.stringify(Object.fromEntries(usersOf(shape).map((u) => [u.name, u.account])))};`;
   return {
@@ -97,7 +111,13 @@ for (let i = 0; i < ${shape.pageTests}; i++) {
   };
 }
 
-function writeCommon(dir: string): void {
+/**
+ * Empties `dir` and writes what every side has: `tests/` and the first-result reporter.
+ *
+ * @example
+ * writeCommon(dir);
+ */
+export function writeCommon(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'tests'), { recursive: true });
   writeFileSync(join(dir, 'first-result.mjs'), FIRST_RESULT_REPORTER);

@@ -9,9 +9,9 @@ import { installedPackageRoot } from './installed-package.js';
 import { ourSide, theirSide, type Side, type SuiteShape } from './vs-setup-project-files.js';
 
 /** What a real identity provider costs per sign-in (a form, a redirect, a token exchange). */
-const SIGN_IN_DELAY_MS = 400;
-/** Measured rounds; each runs both sides cold and warm, in alternating order. */
-const ROUNDS = roundsFrom(process.env.BENCH_VS_ROUNDS);
+export const SIGN_IN_DELAY_MS = 400;
+/** Measured rounds (`BENCH_VS_ROUNDS`, default 5); each runs every side, in alternating order. */
+export const ROUNDS = roundsFrom(process.env.BENCH_VS_ROUNDS);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 /** A run that takes longer has hung (a sign-in that never answers, a browser that never starts). */
