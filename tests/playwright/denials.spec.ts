@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
 import { runInlineProject, testsByProject, type InlineResult, type ReportedTest } from '../support/inline-project.js';
 import { formLoginProcedure } from '../support/config-texts.js';
+import { startBrowserServer, type BrowserServer } from '../support/browser-server.js';
 
 // Issue 24, item 3: a denial is not a dead session. In a role matrix, the demo's /ends/settings
 // answers the viewer dave 401 with a working session (as Node-RED does), by GET and by POST, from
@@ -11,8 +12,11 @@ import { formLoginProcedure } from '../support/config-texts.js';
 //
 // Each scenario is a project of one child run, with its own config, cache and demo server (so its
 // sign-ins are counted apart and /__end-sessions ends only its own sessions); a project's tests run
-// in one worker, in order, as the separate runs of `--workers=1` did. The scenarios with a cached second run
-// share a second child run. The tests below each read their scenario's part of the two runs.
+// in one worker, in order, as the separate runs of `--workers=1` did (one file a project, not fully
+// parallel: two workers run two scenarios side by side, never one scenario's tests apart). The
+// scenarios with a cached second run share a second child run. Every worker of both runs connects
+// to one chromium this file starts, rather than launching its own (nine launches). The tests
+// below each read their scenario's part of the two runs.
 
 test.describe.configure({ mode: 'default', timeout: 300_000 });
 
@@ -150,12 +154,14 @@ interface Runs {
 }
 
 const servers = {} as Record<Name, DemoServer>;
+let browser: BrowserServer | undefined;
 let runs: Runs;
 
 test.beforeAll(async () => {
   // The two child runs of the whole file: a hook's timeout is the config's unless set here.
   test.setTimeout(600_000);
   for (const name of NAMES) servers[name] = await startDemoServer();
+  browser = await startBrowserServer();
   const projects = NAMES.map((name) => `{ name: '${name}', testDir: '${name}', use: { baseURL: '${servers[name].url}', authConfig: '${name}/multiauth.yaml' } }`);
   const files: Record<string, string> = {
     'playwright.config.ts': `
@@ -163,7 +169,7 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   outputDir: 'test-results',
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
-  use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } },
+  use: { ${browser.useText} },
   projects: [${projects.join(',\n    ')}],
 });
 `,
@@ -173,15 +179,15 @@ export default defineConfig({
     files[`${name}/multiauth.yaml`] = config(url, SCENARIOS[name].validation ? `validation: { url: "${url}/whoami" }` : '');
     files[`${name}/${name}.spec.ts`] = SCENARIOS[name].spec(name, url);
   }
-  const first = await runInlineProject(files, { args: ['--workers=1'] });
+  const first = await runInlineProject(files);
   const afterFirst = Object.fromEntries(NAMES.map((name) => [name, servers[name].counters.signIns])) as Runs['signIns']['first'];
-  const second = await runInlineProject(files, { dir: first.dir, args: ['--workers=1', ...CACHED.map((name) => `--project=${name}`)] });
+  const second = await runInlineProject(files, { dir: first.dir, args: [...CACHED.map((name) => `--project=${name}`)] });
   const afterSecond = Object.fromEntries(NAMES.map((name) => [name, since(servers[name].counters.signIns, afterFirst[name])])) as Runs['signIns']['second'];
   runs = { first, second, tests: { first: testsByProject(first.report), second: testsByProject(second.report) }, signIns: { first: afterFirst, second: afterSecond } };
 });
 
 test.afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  await Promise.all([...Object.values(servers).map((server) => server.stop()), browser?.stop()]);
 });
 
 /** Sign-ins per user since `before`. */

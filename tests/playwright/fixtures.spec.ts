@@ -1,5 +1,7 @@
 import { test, expect, MULTI_CONFIG } from './support.js';
-import { runInlineProject, type InlineResult } from '../support/inline-project.js';
+import { inlineConfig, projectResults, runInlineProject, type InlineResult } from '../support/inline-project.js';
+import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
+import { startBrowserServer, type BrowserServer } from '../support/browser-server.js';
 
 /** A spec per user that asserts, from inside the child run, what the demo server sees. */
 function whoamiSpec(user: string, via: string): string {
@@ -20,47 +22,37 @@ test('${user} page', async ({ page }) => {
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-test('each injection location reaches the server from authedRequest and from the page', async ({ demo, demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
-      'alice.spec.ts': whoamiSpec('alice', 'header'),
-      'bob.spec.ts': whoamiSpec('bob', 'query'),
-      'carol.spec.ts': whoamiSpec('carol', 'body'),
-      'dave.spec.ts': whoamiSpec('dave', 'cookie'),
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('8 passed');
-  expect(result.exitCode).toBe(0);
-  // Two workers, four users: four sign-ins in all, not one per worker or per test.
-  expect(demo.counters.signIns).toEqual({ alice: 1, bob: 1, carol: 1, dave: 1 });
-
-  // A second run reuses the cached sessions: no sign-in at all. (Counters only: resetting the
-  // server would also forget the sessions it handed out.)
-  const before = demo.counters.signIns;
-  const again = await runInlineProject({}, { env: demoEnv, dir: result.dir });
-  expect(again.exitCode).toBe(0);
-  expect(demo.counters.signIns).toEqual(before);
-  expect(Object.values(again.annotations).flat().map((a) => a.description)).toContain('alice: reused from the session cache');
-
-  // MULTIAUTH_CACHE=off: no reuse across runs, still once per user within the run.
-  const fresh = await runInlineProject({}, { env: { ...demoEnv, MULTIAUTH_CACHE: 'off' }, dir: result.dir });
-  expect(fresh.exitCode).toBe(0);
-  expect(demo.counters.signIns).toEqual({ alice: 2, bob: 2, carol: 2, dave: 2 });
-});
-
 /**
- * One child run for the two tests below, made by the first of them to run (in this file's worker,
- * with its demo server): a signed-out test and two tests of alice, on one worker so that the second
- * reuses the first's sign-in in that worker.
+ * The first child run, made by the first test to need it (in this file's worker, with its demo
+ * server): project `main`, a spec per user against the worker's demo server; beside it project
+ * `one`, with its own config, cache and demo server (so that its sign-in is counted apart): a
+ * signed-out test and two tests of alice in one file, which one worker runs in order, so that the
+ * second reuses the first's sign-in in that worker. Every worker of this file's child runs
+ * connects to one chromium rather than launching its own.
  */
-let oneWorkerRun: Promise<InlineResult> | undefined;
-function runOnOneWorker(demoEnv: Record<string, string>): Promise<InlineResult> {
-  return (oneWorkerRun ??= runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
-      'anon.spec.ts': `
+let firstRun: Promise<InlineResult> | undefined;
+/** The child runs' playwright.config.ts (a run writes the default one unless given its own). */
+let playwrightConfig = '';
+let oneDemo: DemoServer | undefined;
+let browser: BrowserServer | undefined;
+function runFirst(demoEnv: Record<string, string>): Promise<InlineResult> {
+  return (firstRun ??= (async () => {
+    oneDemo = await startDemoServer();
+    browser = await startBrowserServer();
+    const projects = `projects: [
+    { name: 'main', testDir: 'main', use: { authConfig: 'main/multiauth.yaml' } },
+    { name: 'one', testDir: 'one', use: { authConfig: 'one/multiauth.yaml', baseURL: '${oneDemo.url}' } },
+  ],`;
+    return runInlineProject(
+      {
+        'playwright.config.ts': (playwrightConfig = inlineConfig(projects).replace('use: {', `use: { ${browser.useText}`)),
+        'main/multiauth.yaml': MULTI_CONFIG,
+        'main/alice.spec.ts': whoamiSpec('alice', 'header'),
+        'main/bob.spec.ts': whoamiSpec('bob', 'query'),
+        'main/carol.spec.ts': whoamiSpec('carol', 'body'),
+        'main/dave.spec.ts': whoamiSpec('dave', 'cookie'),
+        'one/multiauth.yaml': MULTI_CONFIG.replaceAll('${DEMO_URL}', oneDemo.url),
+        'one/anon.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test('anonymous', async ({ authedRequest, authSession, page }) => {
   expect(authSession).toBeUndefined();
@@ -69,16 +61,46 @@ test('anonymous', async ({ authedRequest, authSession, page }) => {
   await expect(page.locator('body')).toContainText('no credentials');
 });
 `,
-      'a.spec.ts': `
+        'one/a.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test.use({ authUser: 'alice' });
 test('first', async ({ authedRequest }) => { expect((await authedRequest.get('/whoami')).ok()).toBe(true); });
 test('second', async ({ authedRequest }) => { expect((await authedRequest.get('/whoami')).ok()).toBe(true); });
 `,
-    },
-    { env: demoEnv, args: ['--workers=1'] },
-  ));
+      },
+      { env: demoEnv },
+    );
+  })());
 }
+
+test.afterAll(async () => {
+  await Promise.all([oneDemo?.stop(), browser?.stop()]);
+});
+
+test('each injection location reaches the server from authedRequest and from the page', async ({ demo, demoEnv }) => {
+  const result = await runFirst(demoEnv);
+  const main = projectResults(result).main;
+  expect(main?.passed, result.output).toBe(8);
+  expect(main?.failed).toBe(0);
+  expect(result.exitCode).toBe(0);
+  // Two workers, four users: four sign-ins in all, not one per worker or per test.
+  expect(demo.counters.signIns).toEqual({ alice: 1, bob: 1, carol: 1, dave: 1 });
+
+  // A second run reuses the cached sessions: no sign-in at all. (Counters only: resetting the
+  // server would also forget the sessions it handed out.)
+  const before = demo.counters.signIns;
+  const again = await runInlineProject({ 'playwright.config.ts': playwrightConfig }, { env: demoEnv, dir: result.dir, args: ['--project=main'] });
+  expect(again.exitCode, again.output).toBe(0);
+  expect(again.output).toContain('8 passed');
+  expect(demo.counters.signIns).toEqual(before);
+  expect(Object.values(again.annotations).flat().map((a) => a.description)).toContain('alice: reused from the session cache');
+
+  // MULTIAUTH_CACHE=off: no reuse across runs, still once per user within the run.
+  const fresh = await runInlineProject({ 'playwright.config.ts': playwrightConfig }, { env: { ...demoEnv, MULTIAUTH_CACHE: 'off' }, dir: result.dir, args: ['--project=main'] });
+  expect(fresh.exitCode, fresh.output).toBe(0);
+  expect(fresh.output).toContain('8 passed');
+  expect(demo.counters.signIns).toEqual({ alice: 2, bob: 2, carol: 2, dave: 2 });
+});
 
 /** The status of the one result of the test titled `title` in `result`'s report. */
 function statusOf(result: InlineResult, title: string): string | undefined {
@@ -96,12 +118,12 @@ function statusOf(result: InlineResult, title: string): string | undefined {
 }
 
 test('a test without authUser is not signed in', async ({ demoEnv }) => {
-  const result = await runOnOneWorker(demoEnv);
+  const result = await runFirst(demoEnv);
   expect(statusOf(result, 'anonymous'), result.output).toBe('passed');
 });
 
 test('annotations name the user and how it was authenticated, and nothing secret', async ({ demoEnv }) => {
-  const result = await runOnOneWorker(demoEnv);
+  const result = await runFirst(demoEnv);
   expect(result.exitCode, result.output).toBe(0);
   expect(result.annotations.first).toEqual([
     { type: 'multiauth-user', description: 'alice' },
