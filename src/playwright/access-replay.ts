@@ -173,7 +173,14 @@ export class TestReplay {
 
   private async replayAs(user: string, request: Taken, first: ReplayAnswer, again: ReplayAnswer): Promise<ReplayCell> {
     const answer = await this.send(user, request);
-    return this.access.replayVerdict(answer, this.access.denyRulesFor(this.plan, this.plan.access ?? defaultAccess(this.plan), user), first, again);
+    return this.access.replayVerdict(answer, this.access.denyRulesFor(this.plan, this.plan.access ?? defaultAccess(this.plan), user), first, again, { owner: this.identifiers(this.owner), other: this.identifiers(user) });
+  }
+
+  /** A user's name and `username` credential: what a page greets it by (never a secret). */
+  private identifiers(user: string): string[] {
+    const planUser = this.plan.users.find((candidate) => candidate.name === user);
+    if (!planUser) return [];
+    return [planUser.name, ...(planUser.credentials.username === undefined ? [] : [planUser.credentials.username])];
   }
 
   /** Sends `request` as `user` (`anonymous`: no session), redirects not followed; a failure is an answer without a status. */

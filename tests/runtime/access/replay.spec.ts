@@ -83,6 +83,25 @@ test('HTML is compared by its visible text: hidden inputs, meta, scripts and sty
   expect(sameAnswer(redirect('/orders/17/'), redirect('/orders/17/'), redirect('/home'))).toBe(false);
 });
 
+test('a greeting naming each user is not the page\'s content (Django\'s "Welcome, admin."); the content must still match, JSON is never read so', () => {
+  const page = (user: string, csrf: string, order: string) => html(`<div id="user-tools">Welcome, <strong>${user}</strong>. <a href="/logout">Log out</a></div><form><input type="hidden" name="csrf" value="${csrf}"></form><h1>Order ${order}</h1><p>for alice</p>`);
+  const owner = page('admin', 'a1', '17');
+  const again = page('admin', 'b2', '17');
+  const names = { owner: ['admin'], other: ['deputy'] };
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '17'), names)).toBe(true);
+  expect(replayVerdict(page('deputy', 'c3', '17'), rules, owner, again, names)).toEqual({ verdict: 'same', status: 200 });
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '18'), names)).toBe(false);
+  // Only where the owner's answer names the owner and the other's names its own user.
+  expect(sameAnswer(owner, again, page('carol', 'c3', '17'), names)).toBe(false);
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '17'))).toBe(false);
+  // Owner answers of different lengths (the prefix and suffix rule) read the greeting the same way.
+  const list = (user: string, rows: string) => html(`<p>Welcome, ${user}.</p><ul>${rows}</ul><p>Logged in as ${user}</p>`);
+  expect(sameAnswer(list('admin', '<li>a</li>'), list('admin', '<li>b</li><li>c</li>'), list('deputy', '<li>d</li>'), names)).toBe(true);
+  expect(sameAnswer(list('admin', '<li>a</li>'), list('admin', '<li>b</li><li>c</li>'), list('deputy.', '<li>d</li>'), names)).toBe(false);
+  // JSON naming its user is an answer for that user.
+  expect(sameAnswer(json({ user: 'admin', id: 17 }), json({ user: 'admin', id: 17 }), json({ user: 'deputy', id: 17 }), names)).toBe(false);
+});
+
 test('verdicts are the access matrix\'s classification: denied, error, then same or different', () => {
   const owner = json({ id: 17, owner: 'alice' });
   const verdict = (answer: ReplayAnswer, r: DenyRules = rules) => replayVerdict(answer, r, owner, owner);

@@ -5,7 +5,7 @@
  * @example
  * const { ReplaySelection, replayVerdict, judgeReplays } = await loadAccess(); // from runtime/index.ts
  */
-export { MAX_COMPARED_CHARS, sameAnswer, jsonDifferences, type ReplayAnswer } from './compare.js';
+export { MAX_COMPARED_CHARS, sameAnswer, jsonDifferences, type AnswerIdentities, type ReplayAnswer } from './compare.js';
 export { requestPattern, segmentPattern } from './pattern.js';
 export { replayMarkdown, replayReport, replaySummaryLine, replayUsers, type ReplayReport, type ReplayRow } from './report.js';
 export { DEFAULT_REPLAY_BOUNDS, ReplaySelection, type OfferedRequest, type ReplayBounds, type ReplaySkip, type SkippedCounts } from './selection.js';
