@@ -37,7 +37,7 @@ const mailModule = () => lazyModule<typeof import('./mail/index.js')>('./mail/in
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
 export type { AccessRequestParts } from './access/request.js';
-export type { OfferedRequest, ReplayAnswer, ReplayBounds, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
+export type { OfferedRequest, ReplayAnswer, ReplayBounds, ReplayClaims, ReplayPacer, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
 export { DEFAULT_SIGNED_OUT, ON_BODY_CHARS, describeTrigger, readsBody, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';
