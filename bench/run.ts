@@ -7,6 +7,7 @@ import { benchSignInsPerRun, benchSuite } from './suite.js';
 import { benchWorkerStart } from './worker-start.js';
 import { benchShardSignIns } from './shards.js';
 import { benchMatrix } from './matrix.js';
+import { benchReplay } from './replay.js';
 import { benchCheckParallel, benchContention } from './scale.js';
 import { benchVsSetupProject } from './vs-setup-project.js';
 import { benchVsNoAuth } from './vs-no-auth.js';
@@ -40,6 +41,7 @@ const BENCHES: Array<{ id: string; run: () => Promise<BenchResult | BenchResult[
   { id: 'worker-start', run: benchWorkerStart, better: 'lower' },
   { id: 'signins-4-shards', run: benchShardSignIns, better: 'lower' },
   { id: 'matrix', run: benchMatrix, better: 'lower' },
+  { id: 'access-replay', run: benchReplay, better: 'lower' },
   { id: 'scale-check-parallel', run: benchCheckParallel, better: 'higher' },
   { id: 'scale-contention', run: benchContention, better: 'lower' },
   { id: 'vs-setup-project', run: () => benchVsSetupProject(), better: 'lower' },
@@ -76,7 +78,7 @@ function table(rows: BenchRow[]): string {
  * (`--json`: a JSON array of `{name, ours, peer, unit, ratio, aim, aimOn, meets}`; `aimOn: 'ours'` when the aim
  * bounds our figure alone, an absolute count). `--only <text>` runs only the benches whose id contains the
  * text: config-load, config-load-10k, signin, curl-parse, webdriver, suite, signins-4-workers, worker-start,
- * signins-4-shards, matrix, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows),
+ * signins-4-shards, matrix, access-replay, scale-check-parallel, scale-contention (`--only scale-` runs both scale rows),
  * vs-setup-project, vs-no-auth (`--only no-auth`), mail-arrival.
  *
  * @example

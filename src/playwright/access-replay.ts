@@ -2,14 +2,14 @@ import type { APIRequestContext, APIResponse, BrowserContext, Request } from 'pl
 import type { TestInfo } from '@playwright/test';
 import type { Plan } from '../compile/index.js';
 import { SAFE_METHODS } from '../config/schema/index.js';
-import { loadAccess, loadReplaySend, type OfferedRequest, type ReplayAnswer, type ReplayRow, type ReplaySelection, type HeaderPair } from '../runtime/index.js';
-import { loadReplayRows } from '../sessions/index.js';
+import { loadAccess, loadReplaySend, type OfferedRequest, type ReplayAnswer, type ReplayClaims, type ReplayPacer, type ReplayRow, type ReplaySelection, type HeaderPair } from '../runtime/index.js';
+import { loadReplayClaims, loadReplayRows } from '../sessions/index.js';
 import { didYouMean } from '../core/suggest.js';
 import { MultiAuthError } from '../core/errors.js';
 import { toSpecError } from './spec-error.js';
 import { readApiCall, type FetchOptions } from './api-call.js';
 import { compileOriginGlob, reachesOrigin } from '../core/origin-glob.js';
-import { replayRowsFile } from './run-summary.js';
+import { replayClaimsDir, replayRowsFile } from './run-summary.js';
 import type { WorkerAuth } from './worker-auth.js';
 import type { AuthUserName } from './user-names.js';
 
@@ -24,7 +24,17 @@ export interface AccessReplayOptions {
   unsafe?: boolean;
   /** Fail the test, once, when it has findings (default: findings are reported, never a failure). */
   fail?: boolean;
+  /** Replayed requests per second to one origin, per worker (default 20). */
+  rate?: number;
+  /**
+   * Seconds of replay at most, per test (default 30) and per run, all workers together (default
+   * 300); what is left when one is spent is not replayed (counted `over_limit`).
+   */
+  maxTime?: { test?: number; run?: number };
 }
+
+/** The keys of {@link AccessReplayOptions}: any other is a mistake. */
+const OPTION_KEYS = new Set(['as', 'unsafe', 'fail', 'rate', 'maxTime']);
 
 /** One request the test sent, with what it got (when it could be read). */
 interface Recorded extends OfferedRequest {
@@ -37,9 +47,22 @@ const METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head
 /** Body characters of the test's own answer kept for the comparison (the matrix's bound). */
 const MAX_BODY = 1024 * 1024;
 
-// One run's patterns and count, per worker process: a pattern is replayed once per worker.
-const seen = new Set<string>();
-const runCount = { value: 0 };
+/** The run's claims and replay time: in the run's folder, shared by its workers (this process's own when there is none). */
+type RunClaims = ReplayClaims & { spentMs(): number; addSpent(ms: number): void };
+let runClaims: Promise<RunClaims> | undefined;
+/** This worker's pacers, by rate: every test of the worker shares its origins' slots. */
+const pacers = new Map<number, ReplayPacer>();
+
+async function claimsOfRun(access: Awaited<ReturnType<typeof loadAccess>>): Promise<RunClaims> {
+  runClaims ??= (async () => {
+    const dir = replayClaimsDir(process.env);
+    if (dir !== undefined) return (await loadReplayClaims()).runReplayClaims(dir);
+    const claims = access.memoryClaims();
+    let spent = 0;
+    return { claim: (key, perRun) => claims.claim(key, perRun), spentMs: () => spent, addSpent: (ms) => void (spent += ms) };
+  })();
+  return runClaims;
+}
 
 /**
  * One test's replay: records what the test sends as `owner` through `authedRequest` and its pages,
@@ -60,6 +83,8 @@ export class TestReplay {
     private readonly access: Awaited<ReturnType<typeof loadAccess>>,
     private readonly selection: ReplaySelection<Recorded>,
     private readonly baseURL: string | undefined,
+    private readonly claims: RunClaims,
+    private readonly pacer: ReplayPacer,
   ) {}
 
   /**
@@ -68,9 +93,10 @@ export class TestReplay {
    * @throws MultiAuthError (as a spec receives it) `USER_UNKNOWN` naming the user, with a did-you-mean; `CONFIG_INVALID` for a malformed option.
    */
   static async start(auth: WorkerAuth, owner: string, options: AccessReplayOptions, baseURL: string | undefined, scope: readonly string[]): Promise<TestReplay> {
-    if (typeof options !== 'object' || options === null || !Array.isArray(options.as) || !options.as.every((user) => typeof user === 'string')) {
-      throw toSpecError(new MultiAuthError('CONFIG_INVALID', 'accessReplay: expected { as: [user, ...], unsafe?: boolean, fail?: boolean }', {
-        hint: 'Name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }).',
+    const mistake = optionMistake(options);
+    if (mistake !== undefined) {
+      throw toSpecError(new MultiAuthError('CONFIG_INVALID', `accessReplay: ${mistake}; expected { as: [user, ...], unsafe?: boolean, fail?: boolean, rate?: number, maxTime?: { test?: seconds, run?: seconds } }`, {
+        hint: 'Name the users to replay as, e.g. test.use({ accessReplay: { as: [\'bob\'] } }); see docs/access.md "Access replay".',
       }));
     }
     const plan = await auth.plan();
@@ -84,8 +110,12 @@ export class TestReplay {
     }
     const access = await loadAccess();
     const globs = scope.map((glob) => compileOriginGlob(glob)).filter((glob) => glob !== undefined);
-    const selection = new access.ReplaySelection<Recorded>({ origins: (origin) => globs.some((glob) => reachesOrigin(glob, origin)), unsafe: options.unsafe === true, safeMethods: SAFE_METHODS, seen, runCount });
-    return new TestReplay(auth, owner, options, plan, access, selection, baseURL);
+    const claims = await claimsOfRun(access);
+    const selection = new access.ReplaySelection<Recorded>({ owner, origins: (origin) => globs.some((glob) => reachesOrigin(glob, origin)), unsafe: options.unsafe === true, safeMethods: SAFE_METHODS, claims });
+    const rate = options.rate ?? access.DEFAULT_REPLAY_RATE;
+    let pacer = pacers.get(rate);
+    if (!pacer) pacers.set(rate, (pacer = new access.ReplayPacer(rate)));
+    return new TestReplay(auth, owner, options, plan, access, selection, baseURL, claims, pacer);
   }
 
   /** `authedRequest` with every call it sends recorded (the caller gets the same answers). */
@@ -136,10 +166,23 @@ export class TestReplay {
       plan: this.plan, owner: this.owner, users: replayingUsers(this.owner, this.options.as),
       session: async (user: string) => (await this.auth.session(user)).session,
       mask: (text: string) => redactor.redact(text),
+      pace: (origin: string) => this.pacer.turn(origin),
     };
     const rows: ReplayRow[] = [];
     const problems: string[] = [];
-    for (const request of this.selection.taken()) {
+    const limits = { ...this.access.DEFAULT_REPLAY_TIME, ...this.options.maxTime };
+    const started = Date.now();
+    const spentBefore = this.claims.spentMs();
+    // Safe requests first; then the unsafe ones, one at a time in the order the test sent them.
+    const taken = this.selection.taken();
+    const ordered = [...taken.filter((request) => SAFE_METHODS.has(request.method.toUpperCase())), ...taken.filter((request) => !SAFE_METHODS.has(request.method.toUpperCase()))];
+    let overTime = 0;
+    for (const [index, request] of ordered.entries()) {
+      const elapsed = Date.now() - started;
+      if (elapsed >= limits.test * 1000 || spentBefore + elapsed >= limits.run * 1000) {
+        overTime = ordered.length - index;
+        break;
+      }
       const first = await request.first.catch(() => undefined);
       const { method, url, pattern, headers, body } = request;
       const target = { method, url, pattern, headers, ...(body === undefined ? {} : { body }), ...(first === undefined ? {} : { first }) };
@@ -147,7 +190,9 @@ export class TestReplay {
       rows.push(row);
       problems.push(...found);
     }
+    this.claims.addSpent(Date.now() - started);
     const skipped = this.selection.skipped();
+    skipped.over_limit += overTime;
     const report = this.access.replayReport(rows, [skipped]);
     await testInfo.attach('access replay', { body: this.access.replayMarkdown(report), contentType: 'text/markdown' });
     const file = replayRowsFile(process.env);
@@ -167,6 +212,28 @@ export class TestReplay {
     request.headers = headers;
     this.selection.offer(request);
   }
+}
+
+/** What is wrong with the options, or undefined (they are a test's code: checked as a config is). */
+function optionMistake(options: unknown): string | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'not an object';
+  const unknown = Object.keys(options).find((key) => !OPTION_KEYS.has(key));
+  if (unknown !== undefined) return `unknown key "${unknown}"${didYouMean(unknown, [...OPTION_KEYS])}`;
+  const { as, unsafe, fail, rate, maxTime } = options as Record<string, unknown>;
+  if (!Array.isArray(as) || !as.every((user) => typeof user === 'string')) return '"as" must be a list of user names';
+  if (unsafe !== undefined && typeof unsafe !== 'boolean') return '"unsafe" must be true or false';
+  if (fail !== undefined && typeof fail !== 'boolean') return '"fail" must be true or false';
+  if (rate !== undefined && !isPositive(rate)) return '"rate" must be a number of requests per second above 0';
+  if (maxTime === undefined) return undefined;
+  if (typeof maxTime !== 'object' || maxTime === null || Array.isArray(maxTime)) return '"maxTime" must be { test?: seconds, run?: seconds }';
+  const key = Object.keys(maxTime).find((name) => name !== 'test' && name !== 'run');
+  if (key !== undefined) return `unknown key "maxTime.${key}"`;
+  for (const [name, value] of Object.entries(maxTime)) if (!isPositive(value)) return `"maxTime.${name}" must be a number of seconds above 0`;
+  return undefined;
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
 
 /**

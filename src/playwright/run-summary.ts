@@ -28,6 +28,18 @@ export function replayRowsFile(env: Record<string, string | undefined>): string 
   return events === undefined ? undefined : join(dirname(events), REPLAY_ROWS);
 }
 
+/**
+ * Where the workers of a replaying run claim what they replay and add up its time, beside the
+ * rows; undefined as for {@link runEventsFile}.
+ *
+ * @example
+ * const dir = replayClaimsDir(process.env); // '/tmp/multiauth-run-Xy12/access-replay-claims'
+ */
+export function replayClaimsDir(env: Record<string, string | undefined>): string | undefined {
+  const events = runEventsFile(env);
+  return events === undefined ? undefined : join(dirname(events), 'access-replay-claims');
+}
+
 /** The project {@link authTimeline} adds, whose one test attaches the timeline to the report. */
 export const TIMELINE_PROJECT = 'multiauth timeline';
 

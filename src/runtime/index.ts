@@ -38,7 +38,7 @@ export { applySession, changesRequests, emptySession, newSession, sessionSecrets
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
 export type { AccessRequestParts } from './access/request.js';
 export type { ReplayContext, ReplayTarget } from './access/replay-send.js';
-export type { OfferedRequest, OwnerCredentials, ReplayAnswer, ReplayBounds, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
+export type { OfferedRequest, OwnerCredentials, ReplayAnswer, ReplayBounds, ReplayClaims, ReplayPacer, ReplayCell, ReplayJudgement, ReplayReport, ReplayRow, ReplaySelection, ReplaySkip, ReplayVerdict, SkippedCounts } from './access/replay/index.js';
 export { DEFAULT_SIGNED_OUT, ON_BODY_CHARS, describeTrigger, readsBody, signedOutBy, triggerKind, type Answer, type SignedOutRule, type SignedOutTrigger } from './session/signed-out.js';
 export { isDomainless } from './session/cookie-match.js';
 export { combineHeaders, sessionHeaders } from './session/headers.js';

@@ -137,3 +137,13 @@ export async function loadRunTimeline(): Promise<typeof import('./run-timeline.j
 export async function loadReplayRows(): Promise<typeof import('./replay-rows.js')> {
   return lazyModule<typeof import('./replay-rows.js')>('./replay-rows.js', () => import('./replay-rows.js'));
 }
+
+/**
+ * The run's replay claims and time (`runReplayClaims`), loaded on first use as the rows are.
+ *
+ * @example
+ * const { runReplayClaims } = await loadReplayClaims();
+ */
+export async function loadReplayClaims(): Promise<typeof import('./replay-claims.js')> {
+  return lazyModule<typeof import('./replay-claims.js')>('./replay-claims.js', () => import('./replay-claims.js'));
+}

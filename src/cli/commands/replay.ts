@@ -64,8 +64,8 @@ export const replayCommand: Command = {
       if (ownerSession instanceof MultiAuthError) throw ownerSession;
       const access = await loadAccess();
       const selection = new access.ReplaySelection<ReplayTarget & { resourceType: string }>({
-        origins: replayScope(plan, planOrigins(plan)), unsafe: values.unsafe === true, safeMethods: SAFE_METHODS,
-        seen: new Set(), runCount: { value: 0 }, bounds: { perTest: MAX_REPLAYED, perRun: MAX_REPLAYED },
+        owner, origins: replayScope(plan, planOrigins(plan)), unsafe: values.unsafe === true, safeMethods: SAFE_METHODS,
+        claims: access.memoryClaims(), bounds: { perTest: MAX_REPLAYED, perRun: MAX_REPLAYED },
       });
       const { targets, anonymous } = harReplayRequests(exchanges, {
         isSecret: (value) => redactor.redact(value) !== value,
@@ -75,8 +75,11 @@ export const replayCommand: Command = {
       skipped = selection.skipped();
       // Said on stderr, not in the report (whose shape is the run's): a HAR of someone else's session replays nothing.
       if (anonymous) io.stderr.write(`${anonymous} recorded request${anonymous === 1 ? '' : 's'} carried no credentials of ${owner}'s: not replayed\n`);
+      // The same rate bound as in Playwright: a recording replayed as several users is many requests at once.
+      const pacer = new access.ReplayPacer(access.DEFAULT_REPLAY_RATE);
       const context = {
         plan, owner, users: replaying, mask: (text: string) => redactor.redact(text),
+        pace: (origin: string) => pacer.turn(origin),
         session: async (user: string) => {
           const session = sessions.get(user);
           if (session === undefined || session instanceof MultiAuthError) throw new Error(`${user} is not signed in`);

@@ -9,6 +9,6 @@ export { accessCell, cellProblem, cellText, classifyAnswer, LOGIN_PATH } from '.
 export { matrixHtml, matrixMarkdown, matrixText, summary as matrixSummary } from './render.js';
 export { accessRequestParts, denyRulesFor } from './request.js';
 export {
-  ANONYMOUS, CREDENTIAL_HEADERS, DEFAULT_REPLAY_BOUNDS, MAX_COMPARED_CHARS, ReplaySelection, findingText, judgeReplays, jsonDifferences, pathOf,
+  ANONYMOUS, CREDENTIAL_HEADERS, DEFAULT_REPLAY_BOUNDS, DEFAULT_REPLAY_RATE, DEFAULT_REPLAY_TIME, MAX_COMPARED_CHARS, memoryClaims, ReplayPacer, ReplaySelection, findingText, judgeReplays, jsonDifferences, pathOf,
   replayMarkdown, replayReport, replaySummaryLine, replayUsers, replayVerdict, requestPattern, sameAnswer, segmentPattern, withoutCredentials,
 } from './replay/index.js';

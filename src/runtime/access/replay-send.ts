@@ -30,6 +30,8 @@ export interface ReplayContext {
   session: (user: string) => Promise<Session>;
   /** Masks a URL or pattern for the report (the run's redactor). */
   mask: (text: string) => string;
+  /** Waits for a turn to send to `origin` (the replay's rate bound); none when absent. */
+  pace?: (origin: string) => Promise<void>;
 }
 
 /**
@@ -59,7 +61,8 @@ export async function replayRequest(target: ReplayTarget, context: ReplayContext
   const cells = new Map<string, ReplayCell>();
   for (const user of context.users) {
     const answer = await send(context, user, target);
-    cells.set(user, replayVerdict(answer, denyRulesFor(plan, access, user), target.first ?? again, again));
+    const names = { owner: greetedAs(plan, owner), other: greetedAs(plan, user) };
+    cells.set(user, replayVerdict(answer, denyRulesFor(plan, access, user), target.first ?? again, again, names));
   }
   const { findings } = judgeReplays(cells);
   const method = target.method.toUpperCase();
@@ -68,6 +71,13 @@ export async function replayRequest(target: ReplayTarget, context: ReplayContext
   for (const [user, cell] of cells) replays[user] = { verdict: cell.verdict, ...(cell.status === undefined ? {} : { status: cell.status }) };
   const row: ReplayRow = { owner, method, url, pattern: context.mask(target.pattern), ...(again.status === undefined ? {} : { status: again.status }), replays, findings };
   return { row, problems: findings.map((user) => findingText(user, owner, method, url)) };
+}
+
+/** A user's name and `username` credential: what a page greets it by (never a secret). */
+function greetedAs(plan: Plan, user: string): string[] {
+  const planUser = plan.users.find((candidate) => candidate.name === user);
+  if (!planUser) return [];
+  return [planUser.name, ...(planUser.credentials.username === undefined ? [] : [planUser.credentials.username])];
 }
 
 /** The matrix's rules when the config has no `access`: deny 401 and 403; anonymous signed out by every user's `on_body`. */
@@ -87,6 +97,7 @@ async function send(context: ReplayContext, user: string, target: ReplayTarget):
       return { url: target.url, failure: `${user} could not be signed in` };
     }
   }
+  if (context.pace) await context.pace(URL.canParse(target.url) ? new URL(target.url).origin : target.url);
   try {
     return await sendAccessRequest(context.plan, planUser, session, {
       name: target.pattern, method: target.method.toUpperCase() as never, url: target.url,

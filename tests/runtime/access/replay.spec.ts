@@ -3,7 +3,7 @@ import { SAFE_METHODS } from '../../../src/config/schema/index.js';
 import type { DenyRules } from '../../../src/runtime/access/matrix.js';
 import {
   judgeReplays, jsonDifferences, replayMarkdown, replayReport, replaySummaryLine, replayVerdict, requestPattern,
-  ReplaySelection, sameAnswer, withoutCredentials, type ReplayAnswer, type ReplayCell, type ReplayRow,
+  memoryClaims, ReplayPacer, ReplaySelection, sameAnswer, withoutCredentials, type ReplayAnswer, type ReplayCell, type ReplayRow,
 } from '../../../src/runtime/access/replay/index.js';
 
 // Issue 38: the access replay's pure parts (which requests, how each replay is judged, the run's table).
@@ -23,9 +23,8 @@ test('URL patterns: numeric ids, UUIDs and long hex are one pattern per method; 
 });
 
 test('the selection: safe methods only unless asked, scope origins only, no assets, one per pattern, bounded per test and per run', () => {
-  const seen = new Set<string>();
-  const runCount = { value: 0 };
-  const selection = new ReplaySelection({ origins: ['https://a.test/'], unsafe: false, safeMethods: SAFE_METHODS, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
+  const claims = memoryClaims();
+  const selection = new ReplaySelection({ owner: 'alice', origins: ['https://a.test/'], unsafe: false, safeMethods: SAFE_METHODS, claims, bounds: { perTest: 3, perRun: 4 } });
   expect(selection.offer({ method: 'GET', url: 'https://a.test/api/orders/17' })).toBe('taken');
   expect(selection.offer({ method: 'GET', url: 'https://a.test/api/orders/18' })).toBe('duplicate');
   expect(selection.offer({ method: 'POST', url: 'https://a.test/api/orders' })).toBe('unsafe');
@@ -39,10 +38,37 @@ test('the selection: safe methods only unless asked, scope origins only, no asse
   expect(selection.taken().map((r) => r.pattern)).toEqual(['GET https://a.test/api/orders/{id}', 'GET https://a.test/orders', 'GET https://a.test/api/me']);
   expect(selection.skipped()).toEqual({ unsafe: 1, out_of_scope: 2, assets: 2, over_limit: 1 });
   // The next test of the worker: patterns seen are not replayed again, and the run's bound holds.
-  const next = new ReplaySelection({ origins: ['https://a.test'], unsafe: true, safeMethods: SAFE_METHODS, seen, runCount, bounds: { perTest: 3, perRun: 4 } });
+  const next = new ReplaySelection({ owner: 'alice', origins: ['https://a.test'], unsafe: true, safeMethods: SAFE_METHODS, claims, bounds: { perTest: 3, perRun: 4 } });
   expect(next.offer({ method: 'GET', url: 'https://a.test/api/orders/99' })).toBe('duplicate');
   expect(next.offer({ method: 'DELETE', url: 'https://a.test/api/orders/99' })).toBe('taken');
   expect(next.offer({ method: 'GET', url: 'https://a.test/api/last' })).toBe('over_limit');
+});
+
+test('the same pattern sent by another owner is another request (its own row); the test\'s bound leaves a pattern free for the run', () => {
+  const claims = memoryClaims();
+  const bounds = { perTest: 1, perRun: 10 };
+  const alice = new ReplaySelection({ owner: 'alice', origins: ['https://a.test'], unsafe: false, safeMethods: SAFE_METHODS, claims, bounds });
+  expect(alice.offer({ method: 'GET', url: 'https://a.test/api/orders/17' })).toBe('taken');
+  expect(alice.offer({ method: 'GET', url: 'https://a.test/api/orders/18' })).toBe('duplicate');
+  expect(alice.offer({ method: 'GET', url: 'https://a.test/api/me' })).toBe('over_limit');
+  const bob = new ReplaySelection({ owner: 'bob', origins: ['https://a.test'], unsafe: false, safeMethods: SAFE_METHODS, claims, bounds });
+  expect(bob.offer({ method: 'GET', url: 'https://a.test/api/orders/99' })).toBe('taken');
+  const later = new ReplaySelection({ owner: 'alice', origins: ['https://a.test'], unsafe: false, safeMethods: SAFE_METHODS, claims, bounds });
+  expect(later.offer({ method: 'GET', url: 'https://a.test/api/me' })).toBe('taken');
+});
+
+test('the pacer spaces the requests to one origin by 1/rate seconds, each origin apart, in the order asked', async () => {
+  let now = 1000;
+  const slept: number[] = [];
+  const pacer = new ReplayPacer(4, { now: () => now, sleep: async (ms) => void slept.push(ms) });
+  await Promise.all([pacer.turn('https://a.test'), pacer.turn('https://a.test'), pacer.turn('https://b.test'), pacer.turn('https://a.test')]);
+  expect(slept).toEqual([250, 500]);
+  now += 600;
+  await pacer.turn('https://a.test');
+  expect(slept).toEqual([250, 500, 150]);
+  now += 10_000;
+  await pacer.turn('https://a.test');
+  expect(slept).toHaveLength(3);
 });
 
 test('JSON is compared by value; what differs between the owner\'s two answers is ignored, the rest must match', () => {
@@ -81,6 +107,25 @@ test('HTML is compared by its visible text: hidden inputs, meta, scripts and sty
   const redirect = (location: string): ReplayAnswer => ({ url: URL_, status: 302, location });
   expect(sameAnswer(redirect('/orders/17/'), redirect('/orders/17/'), redirect('/orders/17/'))).toBe(true);
   expect(sameAnswer(redirect('/orders/17/'), redirect('/orders/17/'), redirect('/home'))).toBe(false);
+});
+
+test('a greeting naming each user is not the page\'s content (Django\'s "Welcome, admin."); the content must still match, JSON is never read so', () => {
+  const page = (user: string, csrf: string, order: string) => html(`<div id="user-tools">Welcome, <strong>${user}</strong>. <a href="/logout">Log out</a></div><form><input type="hidden" name="csrf" value="${csrf}"></form><h1>Order ${order}</h1><p>for alice</p>`);
+  const owner = page('admin', 'a1', '17');
+  const again = page('admin', 'b2', '17');
+  const names = { owner: ['admin'], other: ['deputy'] };
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '17'), names)).toBe(true);
+  expect(replayVerdict(page('deputy', 'c3', '17'), rules, owner, again, names)).toEqual({ verdict: 'same', status: 200 });
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '18'), names)).toBe(false);
+  // Only where the owner's answer names the owner and the other's names its own user.
+  expect(sameAnswer(owner, again, page('carol', 'c3', '17'), names)).toBe(false);
+  expect(sameAnswer(owner, again, page('deputy', 'c3', '17'))).toBe(false);
+  // Owner answers of different lengths (the prefix and suffix rule) read the greeting the same way.
+  const list = (user: string, rows: string) => html(`<p>Welcome, ${user}.</p><ul>${rows}</ul><p>Logged in as ${user}</p>`);
+  expect(sameAnswer(list('admin', '<li>a</li>'), list('admin', '<li>b</li><li>c</li>'), list('deputy', '<li>d</li>'), names)).toBe(true);
+  expect(sameAnswer(list('admin', '<li>a</li>'), list('admin', '<li>b</li><li>c</li>'), list('deputy.', '<li>d</li>'), names)).toBe(false);
+  // JSON naming its user is an answer for that user.
+  expect(sameAnswer(json({ user: 'admin', id: 17 }), json({ user: 'admin', id: 17 }), json({ user: 'deputy', id: 17 }), names)).toBe(false);
 });
 
 test('verdicts are the access matrix\'s classification: denied, error, then same or different', () => {

@@ -1,6 +1,6 @@
 import { redactedUrl } from '../../../core/urls.js';
 import { classifyAnswer, type DenyRules } from '../matrix.js';
-import { sameAnswer, type ReplayAnswer } from './compare.js';
+import { sameAnswer, type AnswerIdentities, type ReplayAnswer } from './compare.js';
 
 /**
  * What one replaying user got: refused (`denied`), no verdict (`error`: no answer, a 5xx, another
@@ -21,18 +21,19 @@ export const ANONYMOUS = 'anonymous';
 /**
  * The verdict of one replay, classified as the access matrix classifies (docs/access.md
  * "Classification", the same `classifyAnswer` and {@link DenyRules}): a deny is `denied`, an error
- * `error`; an allowed answer is `same` when it is the owner's answer (see `sameAnswer`), else `different`.
+ * `error`; an allowed answer is `same` when it is the owner's answer (see `sameAnswer`, which
+ * `identities` tells a greeting naming each user from the page's content), else `different`.
  *
  * @example
  * replayVerdict({ url, status: 403 }, { deny: [401, 403], loginRedirect: [] }, owner, ownerAgain); // { verdict: 'denied', status: 403 }
  */
-export function replayVerdict(answer: ReplayAnswer, rules: DenyRules, owner: ReplayAnswer, ownerAgain: ReplayAnswer): ReplayCell {
+export function replayVerdict(answer: ReplayAnswer, rules: DenyRules, owner: ReplayAnswer, ownerAgain: ReplayAnswer, identities?: AnswerIdentities): ReplayCell {
   const cell = classifyAnswer(answer, rules);
   const why = cell.why === undefined ? {} : { why: cell.why };
   const status = cell.status === undefined ? {} : { status: cell.status };
   if (cell.outcome === 'deny') return { verdict: 'denied', ...status, ...why };
   if (cell.outcome === 'error') return { verdict: 'error', ...status, ...why };
-  return { verdict: sameAnswer(owner, ownerAgain, answer) ? 'same' : 'different', ...status };
+  return { verdict: sameAnswer(owner, ownerAgain, answer, identities) ? 'same' : 'different', ...status };
 }
 
 /** What a request's replays mean together. */
