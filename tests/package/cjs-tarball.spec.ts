@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
-import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
+import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run, seedToolchain, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
 
 // Issue 16, item 5: the package as a user gets it. The packed tarball is installed into a fresh
 // CommonJS project (`npm init -y`: no "type": "module") beside @playwright/test and TypeScript; its
@@ -66,6 +66,8 @@ test('the packed tarball works in a fresh CommonJS project: the README\'s quick 
     const init = await run('npm', ['init', '-y'], project, env);
     expect(init.code, init.output).toBe(0);
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
+    // The toolchain is installed already (the run's copy); npm adds the tarball and its dependencies.
+    await seedToolchain(project, ['@playwright/test', 'typescript', '@types/node']);
     const pins = Object.entries(PINNED).map(([name, range]) => `${name}@${range}`);
     const installed = await run('npm', ['install', '--no-save', tarball, ...pins], project, env);
     expect(installed.code, installed.output).toBe(0);
