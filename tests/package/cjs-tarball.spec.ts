@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test, expect } from '../support/demo.js';
 import { ROOT } from '../support/root.js';
-import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
+import { CHROMIUM, installEnv, PACKAGE, packOnce, PINNED, run, seedToolchain, DEMO_CONFIG as CONFIG } from '../support/packed-package.js';
 
 // Issue 16, item 5: the package as a user gets it. The packed tarball is installed into a fresh
 // CommonJS project (`npm init -y`: no "type": "module") beside @playwright/test and TypeScript; its
-// specs type-check, and one API test and one page test run against the demo server. CommonJS
-// projects load this ES module through require(esm) (Node 20.19+, what `engines` says).
+// specs type-check, and the README's quick start runs its spec (an API call and a page as alice)
+// against the demo server. CommonJS projects load this ES module through require(esm) (Node 20.19+,
+// what `engines` says). The API and page specs below run in install-shapes/tarball.spec.ts (an ES
+// module project, two workers, one sign-in): one child Playwright run fewer here (issue 36).
 
 /** The fenced block of the README that comes first after `marker`. */
 function readmeBlock(marker: string, language: string): string {
@@ -52,7 +54,7 @@ test('page: requests of the page carry alice', async ({ page }) => {
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['**/*.ts'] });
 
-test('the packed tarball works in a fresh CommonJS project: the README\'s quick start, typecheck, an API test and a page test', async ({ demo }) => {
+test('the packed tarball works in a fresh CommonJS project: typecheck of an API and a page spec, the README\'s quick start run', async ({ demo }) => {
   expect(PACKAGE.engines.node).toBe('>=20.19');
   // Install, typecheck, check and two child runs: minutes when the machine is busy.
   test.setTimeout(600_000);
@@ -66,6 +68,8 @@ test('the packed tarball works in a fresh CommonJS project: the README\'s quick 
     const init = await run('npm', ['init', '-y'], project, env);
     expect(init.code, init.output).toBe(0);
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
+    // The toolchain is installed already (the run's copy); npm adds the tarball and its dependencies.
+    await seedToolchain(project, ['@playwright/test', 'typescript', '@types/node']);
     const pins = Object.entries(PINNED).map(([name, range]) => `${name}@${range}`);
     const installed = await run('npm', ['install', '--no-save', tarball, ...pins], project, env);
     expect(installed.code, installed.output).toBe(0);
@@ -117,11 +121,6 @@ test('the packed tarball works in a fresh CommonJS project: the README\'s quick 
     expect(quickRun.code, quickRun.output).toBe(0);
     expect(quickRun.output).toContain('1 passed');
 
-    demo.clear();
-    const suite = await run(process.execPath, [join(project, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--workers=2'], project, { ...env, DEMO_URL: demo.url, CHROMIUM });
-    expect(suite.output).toContain('2 passed');
-    expect(suite.code, suite.output).toBe(0);
-    expect(demo.counters.signIns).toEqual({ alice: 1 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

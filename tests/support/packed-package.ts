@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './root.js';
 import { withoutRunnerVariables } from './child-playwright.js';
@@ -138,4 +139,53 @@ export function copyPackage(packed: Packed, to: string, { withDependencies = tru
     filter: (source) => withDependencies || !source.startsWith(join(packed.unpacked, 'node_modules')),
   });
   return to;
+}
+
+/**
+ * The toolchain a user has installed before adding the package (the pinned Playwright Test,
+ * TypeScript, @types/node), installed once per test run: the shapes copy it rather than have npm
+ * extract Playwright again in every project (issue 36). How our package gets installed is what each
+ * shape tests; the toolchain's own install is npm's business.
+ */
+async function toolchainOnce(): Promise<string> {
+  const key = createHash('sha1').update(JSON.stringify(PINNED)).digest('hex').slice(0, 12);
+  return oncePerRun({
+    name: 'toolchain',
+    key,
+    waitMs: PACK_WAIT_MS,
+    build: async (home) => {
+      writeFileSync(join(home, 'package.json'), JSON.stringify({ name: 'toolchain', version: '1.0.0', private: true, dependencies: PINNED }));
+      const installed = await run('npm', ['install', '--no-package-lock', '--ignore-scripts'], home, installEnv());
+      if (installed.code !== 0) throw new Error(`installing the toolchain failed:\n${installed.output}`);
+    },
+  });
+}
+
+/** No toolchain package has more dependencies in its closure than this (Playwright Test has 3). */
+const MAX_SEEDED = 50;
+
+/**
+ * Copies `names` (from {@link PINNED}) and what they depend on into `project/node_modules`, from the
+ * run's toolchain install, as a project that already has them installed. npm, finding them there
+ * and satisfying the project's ranges without a lockfile, keeps them (it starts from the installed
+ * tree) and installs only the rest.
+ *
+ * @example
+ * await seedToolchain(project, ['@playwright/test']);
+ */
+export async function seedToolchain(project: string, names: string[]): Promise<void> {
+  const modules = join(await toolchainOnce(), 'node_modules');
+  const todo: string[] = [...names];
+  const seen = new Set<string>();
+  while (todo.length > 0) {
+    const name = todo.pop() as string;
+    const from = join(modules, name);
+    // An optional dependency of another platform (fsevents) is not installed here.
+    if (seen.has(name) || !existsSync(join(from, 'package.json'))) continue;
+    seen.add(name);
+    if (seen.size > MAX_SEEDED) throw new Error(`the toolchain's ${names.join(', ')} depend on more than ${MAX_SEEDED} packages`);
+    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    todo.push(...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}));
+    cpSync(from, join(project, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
+  }
 }

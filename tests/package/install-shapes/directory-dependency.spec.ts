@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../../support/demo.js';
 import { tempFiles } from '../../support/temp-files.js';
-import { copyPackage, installEnv, packOnce, PINNED, run, type Packed } from '../../support/packed-package.js';
+import { copyPackage, installEnv, packOnce, PINNED, run, seedToolchain, type Packed } from '../../support/packed-package.js';
 import { expectInstalled, expectLinkedTo, manifest, runSuite, writeSuite } from './suite.js';
 
 // One install shape of the packed package (./suite.ts says why each shape is tried).
@@ -21,6 +21,7 @@ test('a directory dependency (npm i ../dir: a link), in a CommonJS project', asy
     const project = join(dir, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), manifest('project', 'commonjs'));
+    await seedToolchain(project, ['@playwright/test']);
     expectInstalled(await run('npm', ['install', '../playwright-multiauth', `@playwright/test@${PINNED['@playwright/test']}`], project, installEnv()));
     expectLinkedTo(project, pkg);
     writeSuite(project);

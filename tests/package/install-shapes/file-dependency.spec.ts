@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../../support/demo.js';
 import { tempFiles } from '../../support/temp-files.js';
-import { copyPackage, installEnv, packOnce, PINNED, run, type Packed } from '../../support/packed-package.js';
+import { copyPackage, installEnv, packOnce, PINNED, run, seedToolchain, type Packed } from '../../support/packed-package.js';
 import { expectInstalled, expectLinkedTo, manifest, runSuite, writeSuite } from './suite.js';
 
 // One install shape of the packed package (./suite.ts says why each shape is tried).
@@ -24,6 +24,7 @@ test('a file: dependency, in an ES module project', async ({ demo }) => {
       'playwright-multiauth': 'file:../vendor/playwright-multiauth',
       '@playwright/test': PINNED['@playwright/test'] as string,
     }));
+    await seedToolchain(project, ['@playwright/test']);
     expectInstalled(await run('npm', ['install'], project, installEnv()));
     expectLinkedTo(project, pkg);
     writeSuite(project);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../../support/demo.js';
 import { tempFiles } from '../../support/temp-files.js';
-import { copyPackage, installEnv, packOnce, PINNED, run, type Packed } from '../../support/packed-package.js';
+import { copyPackage, installEnv, packOnce, PINNED, run, seedToolchain, type Packed } from '../../support/packed-package.js';
 import { expectInstalled, expectLinkedTo, manifest, runSuite, writeSuite } from './suite.js';
 
 // One install shape of the packed package (./suite.ts says why each shape is tried).
@@ -23,8 +23,9 @@ test('npm link, in an ES module project', async ({ demo }) => {
     expectInstalled(await run('npm', ['link'], pkg, env));
     const project = join(dir, 'project');
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), manifest('project', 'module'));
-    expectInstalled(await run('npm', ['install', `@playwright/test@${PINNED['@playwright/test']}`], project, env));
+    // A project that has Playwright Test installed (the run's toolchain copied in) links the package.
+    writeFileSync(join(project, 'package.json'), manifest('project', 'module', { '@playwright/test': PINNED['@playwright/test'] as string }));
+    await seedToolchain(project, ['@playwright/test']);
     expectInstalled(await run('npm', ['link', 'playwright-multiauth'], project, env));
     expectLinkedTo(project, pkg);
     writeSuite(project);

@@ -60,9 +60,12 @@ export function writeSuite(project: string): void {
   }
 }
 
-/** Runs the suite of `project` with the Playwright Test installed at `playwrightTest`, and checks both tests passed. */
-export async function runSuite(project: string, playwrightTest: string, demoUrl: string): Promise<void> {
-  const suite = await run(process.execPath, [join(playwrightTest, 'cli.js'), 'test', '--workers=1'], project, { ...installEnv(), DEMO_URL: demoUrl, CHROMIUM });
+/**
+ * Runs the suite of `project` with the Playwright Test installed at `playwrightTest` (one worker
+ * unless told), and checks both tests passed.
+ */
+export async function runSuite(project: string, playwrightTest: string, demoUrl: string, { workers = 1 } = {}): Promise<void> {
+  const suite = await run(process.execPath, [join(playwrightTest, 'cli.js'), 'test', `--workers=${workers}`], project, { ...installEnv(), DEMO_URL: demoUrl, CHROMIUM });
   expect(suite.output).not.toContain('No tests found');
   expect(suite.output).toContain('2 passed');
   expect(suite.code, suite.output).toBe(0);
