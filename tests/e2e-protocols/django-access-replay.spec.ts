@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect } from '@playwright/test';
 import { inlineConfig, runInlineProject } from '../support/inline-project.js';
-import { startDjango, type DjangoServer } from '../support/servers/django.js';
+import { djangoLogin, djangoUser, expect, test } from '../support/django.js';
+import type { DjangoServer } from '../support/servers/django.js';
 
 // Issue 38, "tried against a real application nobody here wrote": Debian's Django admin. A suite
 // that only opens pages as the superuser, replayed as a staff user with only auth.view_user
@@ -15,47 +15,15 @@ import { startDjango, type DjangoServer } from '../support/servers/django.js';
 // Every page greets its user ("Welcome, admin."): before the replay read greetings as such, the
 // deputy got `different` on every page and no finding.
 
-const test = base.extend<object, { django: DjangoServer }>({
-  django: [
-    async ({}, use) => {
-      const django = await startDjango();
-      await use(django);
-      await django.stop();
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-});
-
 const DEPUTY = { username: 'deputy', password: 'dj-deputy-pass-5b2a' };
 
 function config(django: DjangoServer): string {
-  const user = (name: string, { username, password }: { username: string; password: string }) =>
-    `  - { name: ${name}, procedure: django-login, credentials: { username: ${username}, password: ${password} } }`;
   return `scope: ["${django.url}"]
-validation: { url: "${django.url}/accounts/password_change/", match: id_old_password }
-procedures:
-  - name: django-login
-    operations:
-      - tech: http
-        parameters: { url: "${django.url}/accounts/login/", method: GET }
-        extractions:
-          - { name: csrf, location: body, key: csrfmiddlewaretoken, regex: 'name="csrfmiddlewaretoken" value="([^"]+)"' }
-      - tech: http
-        parameters:
-          url: "${django.url}/accounts/login/"
-          method: POST
-          headers: [{ name: Content-Type, values: [application/x-www-form-urlencoded] }]
-          body: "csrfmiddlewaretoken={{csrf}}&username={{username}}&password={{password}}"
-          follow_redirects: 0
-        extractions:
-          - { name: session, location: cookie, key: sessionid }
-    injections:
-      - { location: cookie, key: sessionid, variable: session }
-users:
-${user('admin', { username: django.username, password: django.password })}
-${user('viewer', django.roles.viewer)}
-${user('nobody', django.roles.staff)}
-${user('deputy', DEPUTY)}
+${djangoLogin(django)}users:
+${djangoUser('admin', { username: django.username, password: django.password })}
+${djangoUser('viewer', django.roles.viewer)}
+${djangoUser('nobody', django.roles.staff)}
+${djangoUser('deputy', DEPUTY)}
 `;
 }
 
