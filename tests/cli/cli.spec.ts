@@ -44,7 +44,7 @@ test.describe('help and usage', () => {
     const help = runCli(['--help']).stdout;
     // Wrapped, not cut: each command's usage and summary, its words in order.
     const words = help.replace(/\s+/g, ' ');
-    expect(words).toContain('matrix [-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME] send every access request as every user and compare with access.expect');
+    expect(words).toContain('matrix [-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME] | --from-replay FILE [--update] send every access request as every user and compare with access.expect');
     expect(help).toMatch(/^  check \[USER\.\.\.\].*\n      sign every user in/m);
   });
 
