@@ -13,7 +13,7 @@ import type {
 import { dirname, resolve } from 'node:path';
 import type { Session } from '../runtime/index.js';
 import { loadSignedOutBody } from '../runtime/index.js';
-import type { SessionSource } from '../sessions/index.js';
+import type { WorkerSource } from './worker-auth.js';
 import { WorkerAuth, refusalReason, type AnswerOf } from './worker-auth.js';
 import { runEventsFile } from './run-summary.js';
 import { describeTrigger, readsBody, signedOutBy, triggerKind } from './signed-out.js';
@@ -95,7 +95,7 @@ export interface AuthFixtures {
 interface InternalTestFixtures {
   /** true: `authedRequest` never signs in again on a "signed out" answer (the access matrix: a deny is an answer). */
   _authNoReauth: boolean;
-  _authResolved: { session: Session; source: SessionSource; live: LiveSession; reauth: Reauthenticate } | undefined;
+  _authResolved: { session: Session; source: WorkerSource; live: LiveSession; reauth: Reauthenticate } | undefined;
   _authTraces: void;
   /** The test's access replay, when `accessReplay` is set and the test runs as a user. */
   _accessReplay: TestReplay | undefined;
@@ -118,12 +118,23 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
   // Started on first use, by a browser sign-in or a signInAs page: not by an API-only worker.
   _authBrowser: [
     async ({ playwright, browserName, launchOptions, connectOptions }, use) => {
-      const browser = new WorkerBrowser({ browserType: playwright[browserName], browserName, launchOptions, ...(connectOptions ? { connectOptions } : {}), env: process.env });
+      // What Playwright's `_browserOptions` made of `headless`, `channel` and `launchOptions` (set before any worker fixture of ours).
+      const defaults = (playwright as { _defaultLaunchOptions?: object })._defaultLaunchOptions;
+      const browser = new WorkerBrowser({
+        browserType: playwright[browserName],
+        browserName,
+        launchOptions,
+        ...(connectOptions ? { connectOptions, launchOptionsHeader: defaults ?? launchOptions } : {}),
+        env: process.env,
+      });
       await use(browser);
       await browser.close();
     },
     { scope: 'worker', box: true },
   ],
+  // One browser per worker: the tests' pages and a browser sign-in share it. Playwright's own would
+  // be a second launch, seconds of CPU, in the worker of every user who signs in on a page.
+  browser: [async ({ _authBrowser }, use) => use(await _authBrowser.get()), { scope: 'worker', timeout: 0 }],
   // Set by accessMatrix(): a deny is an answer there, never a reason to sign in again.
   _authNoReauth: [false, { option: true, box: true }],
 

@@ -25,6 +25,12 @@ export interface RoleMatrixOptions {
    * Playwright's default, is assumed.
    */
   workers?: number | string;
+  /**
+   * `authProjects` only: sign the users in from the runner while it starts the workers (the
+   * users whose sign-in is HTTP requests alone; see `signInAhead`). Default true;
+   * `MULTIAUTH_SIGN_IN_AHEAD=off` turns it off too.
+   */
+  signInAhead?: boolean;
 }
 
 /**
@@ -84,8 +90,14 @@ export function authProjects<P extends { name?: string; use?: object; workers?: 
     // Whose project it is, for the warning when a spec's own authUser overrides it.
     metadata: { ...(project as { metadata?: object }).metadata, [MATRIX_USER_KEY]: user },
   }));
-  // Only the runner warns (its workers load the config too): they need not load the file scanner.
+  // Only the runner signs in ahead and warns (its workers load the config too): they need not load either.
   if (process.env.TEST_WORKER_INDEX === undefined) {
+    if (options.signInAhead !== false) {
+      const ahead = { file: config.file, baseDir: configDir, projects: projects.map((p, i) => ({ user: users[i] as string, name: p.name })), env: process.env, argv: process.argv };
+      void lazyModule<typeof import('./sign-in-ahead.js')>('./sign-in-ahead.js', () => import('./sign-in-ahead.js'))
+        .then(({ signInAhead }) => signInAhead(ahead))
+        .catch(() => undefined);
+    }
     const names = projects.map((p) => p.name);
     void lazyModule<typeof import('./plain-test-import.js')>('./plain-test-import.js', () => import('./plain-test-import.js'))
       .then(({ warnPlainTestImports }) => warnPlainTestImports(project as ProjectFiles, configDir, names))

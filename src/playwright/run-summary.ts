@@ -95,6 +95,42 @@ export function runEventsFile(env: Record<string, string | undefined>): string |
 }
 
 /**
+ * The runner's own events file (the folder it shared with {@link shareRunEvents}), for what the
+ * runner itself signs in (the sign-in ahead); undefined in a worker, or when none was shared.
+ *
+ * @example
+ * const file = runnerEventsFile(process.env); // '/tmp/multiauth-run-Xy12/events.jsonl'
+ */
+export function runnerEventsFile(env: Record<string, string | undefined>): string | undefined {
+  const shared = env[EVENTS_VARIABLE];
+  const prefix = `${process.pid}:`;
+  if (env.TEST_WORKER_INDEX !== undefined || !shared?.startsWith(prefix) || shared.length === prefix.length) return undefined;
+  return join(shared.slice(prefix.length), 'events.jsonl');
+}
+
+/** The file a worker leaves beside the run's events when it starts ({@link markWorkerStarted}). */
+export const WORKER_STARTED = 'worker-started';
+
+/**
+ * Tells the runner that one of its workers has started: Playwright has started the config's
+ * `webServer` and run `globalSetup` by then, so the applications are up and their users exist.
+ * The runner's sign-in ahead waits for it. Called when a worker loads this package; cheap, and
+ * silent when it cannot (another worker said it first, or the runner shared no folder).
+ *
+ * @example
+ * markWorkerStarted(process.env);
+ */
+export function markWorkerStarted(env: Record<string, string | undefined>): void {
+  const events = runEventsFile(env);
+  if (events === undefined) return;
+  try {
+    writeFileSync(join(dirname(events), WORKER_STARTED), '', { flag: 'wx', mode: 0o600 });
+  } catch {
+    // Said already, or the folder is gone (the run ended).
+  }
+}
+
+/**
  * Prints the run's line and writes its timeline. Synchronous: it runs in the runner's `exit`.
  * Never throws: the run's own exit code stands.
  */

@@ -1,6 +1,6 @@
 import type { TestInfo } from '@playwright/test';
 import { isMultiAuthError } from '../core/errors.js';
-import type { SessionSource } from '../sessions/index.js';
+import type { WorkerSource } from './worker-auth.js';
 import { loadPlaywrightTest } from './playwright-test.js';
 
 // The running Playwright Test's, not one resolved from this file: installed as a link, none may be.
@@ -33,7 +33,7 @@ const MAX_REASON = 300;
  * @example
  * const resolved = await signInStep(testInfo, 'bob', () => auth.session('bob'));
  */
-export async function signInStep<T extends { source: SessionSource }>(testInfo: TestInfo, user: string, signIn: () => Promise<T>): Promise<T> {
+export async function signInStep<T extends { source: WorkerSource }>(testInfo: TestInfo, user: string, signIn: () => Promise<T>): Promise<T> {
   annotateOnce(testInfo, ANNOTATION.user, user);
   return test.step(
     `sign in as ${user}`,
@@ -57,8 +57,8 @@ export async function signInStep<T extends { source: SessionSource }>(testInfo: 
 }
 
 /** `alice: signed in`, `alice: reused from the session cache`, ...: the words of the report and the annotations. */
-export function describeSource(user: string, source: SessionSource): string {
-  const how = { memo: 'reused in this worker', cached: 'reused from the session cache', fresh: 'signed in', refreshed: 'refreshed' }[source];
+export function describeSource(user: string, source: WorkerSource): string {
+  const how = { memo: 'reused in this worker', cached: 'reused from the session cache', ahead: 'signed in ahead by the runner', fresh: 'signed in', refreshed: 'refreshed' }[source];
   return `${user}: ${how}`;
 }
 

@@ -45,6 +45,7 @@ import {
   type RunDigest,
   type StoreEvent,
   appendRunEvent,
+  readRunEvents,
 } from '../sessions/index.js';
 import { toSpecError } from './spec-error.js';
 import { DEFAULT_SIGNED_OUT, type SignedOutRule } from './signed-out.js';
@@ -66,15 +67,20 @@ export interface WorkerAuthOptions {
   baseURL?: string;
   /**
    * Where this worker tells the run what its sign-ins cost (`runEventsFile`), which worker it is
-   * (`worker 3`) and its project's output directory; absent: nothing is recorded.
+   * (`worker 3`) and its project's output directory; absent: nothing is recorded. `cached: false`
+   * leaves out the sessions taken from the cache (the runner's sign-in ahead: the tests that use
+   * them say so).
    */
-  events?: { file: string; worker: string; out?: string };
+  events?: { file: string; worker: string; out?: string; cached?: boolean };
 }
+
+/** How a test's session was obtained: as the store says, or `ahead`: from the cache, where the runner's sign-in ahead put it in this run. */
+export type WorkerSource = SessionSource | 'ahead';
 
 /** A user's session as a test gets it, and how it was obtained. */
 export interface WorkerSession {
   session: Session;
-  source: SessionSource;
+  source: WorkerSource;
 }
 
 /** What {@link WorkerAuth.renew} found: a new session, or the old one kept because it passed its check. */
@@ -91,6 +97,9 @@ export interface AnswerOf {
   /** How it was refused: a status (`401`) or `redirect`. */
   refusal: string;
 }
+
+/** The name the runner's sign-in ahead records its events under, as a worker records `worker 3`. */
+export const AHEAD_WORKER = 'runner';
 
 /** What a sign-in of a user without static credentials is completed with: nothing. */
 const NO_CREDENTIALS: Parameters<typeof withStaticCredentials>[1] = { headers: [], cookies: [], query: [], basic: 'none' };
@@ -196,7 +205,8 @@ export class WorkerAuth {
         resolved = made ? { session: made, source: 'memo' } : { session: await this.staticSession(user), source: 'fresh' };
       } else {
         const stored = await (await this.store()).get(user);
-        resolved = { session: await this.complete(stored.session, digest), source: stored.source };
+        const source = stored.source === 'cached' && this.signedInAhead(user) ? 'ahead' : stored.source;
+        resolved = { session: await this.complete(stored.session, digest), source };
       }
       const { session } = resolved;
       if (!this.registered.has(session)) {
@@ -207,6 +217,21 @@ export class WorkerAuth {
     } catch (error) {
       throw toSpecError(error, this.redactor);
     }
+  }
+
+  /**
+   * Makes sure the store holds a session of `user`, signing in (once across the run's processes)
+   * when none is cached or it is close to expiry: the runner's sign-in ahead. Nothing is completed
+   * with the config's credentials nor registered for masking here: the tests' workers do that when
+   * they take the session. A failed sign-in is remembered for the run as a worker's is.
+   *
+   * @example
+   * await auth.prepare('alice'); // alice's tests then find her session in the cache
+   */
+  async prepare(user: string): Promise<void> {
+    const digest = await this.digestOrOpen();
+    if (digest.staticUsers.includes(user)) return;
+    await (await this.store()).get(user);
   }
 
   /**
@@ -253,10 +278,16 @@ export class WorkerAuth {
     this.record({ kind: 'denial', user, at: Date.now(), ms: 0, reason: refusalReason(answer.refusal) });
   }
 
+  /** Whether the runner's sign-in ahead signed `user` in during this run (the run's events say). */
+  private signedInAhead(user: string): boolean {
+    const file = this.options.events?.file;
+    return file !== undefined && readRunEvents(file).some((event) => event.kind === 'signed-in' && event.worker === AHEAD_WORKER && event.user === user);
+  }
+
   /** Tells the run (its events file) what happened to a user's session; nothing without one. */
   private record(event: StoreEvent): void {
     const events = this.options.events;
-    if (!events) return;
+    if (!events || (event.kind === 'cached' && events.cached === false)) return;
     const reason = event.reason === undefined ? {} : { reason: this.redactor.redact(event.reason) };
     appendRunEvent(events.file, { ...event, ...reason, worker: events.worker, ...(events.out === undefined ? {} : { out: events.out }) });
   }

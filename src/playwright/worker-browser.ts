@@ -8,14 +8,18 @@ export interface WorkerBrowserOptions {
   launchOptions: LaunchOptions;
   /** Playwright's `connectOptions`: a remote browser, used as Playwright's own `browser` would. */
   connectOptions?: ConnectOptions & { wsEndpoint: string };
+  /** With `connectOptions`: the launch options the remote side is asked to launch with, as Playwright's `browser` sends them. */
+  launchOptionsHeader?: object;
   env: Record<string, string | undefined>;
 }
 
 /**
- * The browser of one worker for what playwright-multiauth opens itself (browser sign-ins, the
- * pages of `signInAs`), started on first use only: a worker whose tests call APIs never starts
- * one, so an API-only project runs where no browser is installed. Playwright's own `browser`
- * fixture cannot serve: asking for it starts it.
+ * The browser of one worker, started on first use only: by a browser sign-in, the pages of
+ * `signInAs`, or the tests' own `browser` (which the fixtures make this one): a worker whose tests
+ * call APIs never starts one, so an API-only project runs where no browser is installed, and a
+ * worker whose user signs in on a page starts one browser, not two. Started as Playwright's own
+ * `browser` fixture starts it (its launch options, a remote browser through `connectOptions`),
+ * but found as the CLI finds one when the project names no executable.
  *
  * @example
  * const browser = new WorkerBrowser({ browserType: playwright.chromium, browserName: 'chromium', launchOptions, env: process.env });
@@ -40,8 +44,11 @@ export class WorkerBrowser {
   }
 
   private start(): Promise<Browser> {
-    const { browserType, browserName, launchOptions, connectOptions, env } = this.options;
-    if (connectOptions) return browserType.connect(connectOptions.wsEndpoint, connectOptions);
+    const { browserType, browserName, launchOptions, connectOptions, launchOptionsHeader, env } = this.options;
+    if (connectOptions) {
+      const headers: Record<string, string> = launchOptionsHeader ? { 'x-playwright-launch-options': asciiJson(launchOptionsHeader) } : {};
+      return browserType.connect(connectOptions.wsEndpoint, { ...connectOptions, headers: { ...headers, ...connectOptions.headers } });
+    }
     // Found as the CLI finds one: a project without launchOptions.executablePath still gets a
     // browser when Playwright's own is not installed (a system Chromium).
     return launchDiscovered(
@@ -49,4 +56,9 @@ export class WorkerBrowser {
       { ...(launchOptions.executablePath ? { given: launchOptions.executablePath } : {}), env, chromium: browserName === 'chromium' },
     );
   }
+}
+
+/** JSON with every character outside ASCII escaped: HTTP headers are ASCII. */
+function asciiJson(value: object): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -11,11 +11,12 @@ const SHARED_RUN_FILES = {
   // The current folder's config must not be the one read.
   'multiauth.yaml': 'users:\n  - { name: zed, credentials: { username: zed, password: zed-password } }\n',
   'sub/multiauth.yaml': MULTI_CONFIG,
-  // signInAs's project runs first, so that its users sign in there rather than come from the cache.
+  // signInAs's project runs first, so that its users sign in there rather than come from the cache
+  // (no sign-in ahead by the runner: tests/playwright/sign-in-ahead.spec.ts shows that one).
   'sub/playwright.config.ts': inlineConfig(`projects: [
     { name: 'two', testMatch: /two\\.spec\\.ts/ },
-    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /delete\\.spec\\.ts/, dependencies: ['two'] }, { config: 'multiauth.yaml' }),
-    ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /matrix\\.spec\\.ts/, dependencies: ['two'] }, { users: ['bob'] }),
+    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /delete\\.spec\\.ts/, dependencies: ['two'] }, { config: 'multiauth.yaml', signInAhead: false }),
+    ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /matrix\\.spec\\.ts/, dependencies: ['two'] }, { users: ['bob'], signInAhead: false }),
     { name: 'loops', testMatch: /loop\\.spec\\.ts/, dependencies: ['two'] },
     { name: 'order', testMatch: /order\\.spec\\.ts/, dependencies: ['two'] },
   ],`).replace("'report.json'", "'../report.json'"),

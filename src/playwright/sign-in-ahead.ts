@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { lazyModule } from '../core/lazy-module.js';
+import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
+import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
+
+/** What {@link signInAhead} signs in, and where from. */
+export interface SignInAheadRequest {
+  /** The config file, absolute. */
+  file: string;
+  /** The Playwright config's folder (relative paths in the config resolve from it). */
+  baseDir: string;
+  /** The users of the projects `authProjects` made, in project order, with each project's name. */
+  projects: ReadonlyArray<{ user: string; name: string }>;
+  env: Record<string, string | undefined>;
+  argv: readonly string[];
+}
+
+/** Sign-ins at once: enough for the first projects' workers, not a burst at the identity provider. */
+const AHEAD_AT_ONCE = 4;
+/** How often the runner looks for its first worker; a worker's start takes a second or more. */
+const POLL_MS = 20;
+/** A run whose first worker has not started by then (a long webServer start) signs in as before. */
+const WAIT_FOR_WORKERS_MS = 10 * 60_000;
+/** Options of `playwright test` after which the run starts no worker, or starts them elsewhere. */
+const NO_RUN_HERE = new Set(['--list', '--ui', '--ui-host', '--ui-port', '--help', '-h']);
+
+/** The users each config file's sign-in ahead was asked for in this process: `authProjects` may be called twice. */
+const asked = new Map<string, Set<string>>();
+
+/**
+ * Signs the users of `authProjects` in from the Playwright runner, while it starts its workers,
+ * so that the workers' first tests find their sessions in the cache: one process opens the config
+ * and signs everyone in side by side, instead of each worker opening it and signing its own user
+ * in before its first test. Only users whose sign-in is HTTP requests alone (no browser, mail or
+ * passkey: those sign in in their workers, as before), only in a `playwright test` run that runs
+ * tests here (not `--list`, `--ui`), only the projects `--project` chose, and only once the run's
+ * first worker has started: Playwright has then started the `webServer` and run `globalSetup`,
+ * so the application is up and its users exist. The config is opened meanwhile.
+ *
+ * Returns at once; never throws and prints nothing but the config's warnings (once per run, as a
+ * worker would): a sign-in that fails is remembered for the run as a worker's is, and the tests
+ * of that user fail with its error. `MULTIAUTH_SIGN_IN_AHEAD=off` or `signInAhead: false` turns it off.
+ *
+ * @example
+ * signInAhead({ file, baseDir, projects: [{ user: 'alice', name: 'api-alice' }], env: process.env, argv: process.argv });
+ */
+export function signInAhead(request: SignInAheadRequest): void {
+  const events = runnerEventsFile(request.env);
+  if (events === undefined) return;
+  const done = asked.get(request.file) ?? new Set<string>();
+  asked.set(request.file, done);
+  const users = aheadUsers(request).filter((user) => !done.has(user));
+  if (users.length === 0) return;
+  for (const user of users) done.add(user);
+  void ahead(request, users, events).catch(() => undefined);
+}
+
+/**
+ * The users {@link signInAhead} would sign in for this command line, in project order: none in a
+ * worker, outside `playwright test`, with `--list` or `--ui`, or with `MULTIAUTH_SIGN_IN_AHEAD=off`;
+ * with `--project`, only the users of the projects it names (Playwright's match: case aside, `*`
+ * for any characters). Which of them sign in over HTTP alone is known once the config is open.
+ *
+ * @example
+ * aheadUsers({ ...request, argv: ['node', 'playwright', 'test', '--project=api-bob'] }); // ['bob']
+ */
+export function aheadUsers(request: Pick<SignInAheadRequest, 'projects' | 'env' | 'argv'>): string[] {
+  const { env, argv } = request;
+  if (env.TEST_WORKER_INDEX !== undefined || !runsTestsHere(argv) || /^(off|0|false|no)$/i.test(env.MULTIAUTH_SIGN_IN_AHEAD ?? '')) return [];
+  const chosen = projectsChosen(argv);
+  const users = request.projects.filter((p) => !chosen || chosen.some((pattern) => matchesProject(pattern, p.name))).map((p) => p.user);
+  return [...new Set(users)];
+}
+
+async function ahead(request: SignInAheadRequest, users: string[], events: string): Promise<void> {
+  const auth = new WorkerAuth({ configPath: request.file, baseDir: request.baseDir, env: request.env, events: { file: events, worker: AHEAD_WORKER, cached: false } });
+  try {
+    const plan = await auth.plan();
+    const { signsInOverHttp } = await lazyModule<typeof import('../compile/index.js')>('../compile/index.js', () => import('../compile/index.js'));
+    const overHttp = users.filter((name) => {
+      const user = plan.users.find((u) => u.name === name);
+      return user !== undefined && signsInOverHttp(plan, user);
+    });
+    if (overHttp.length === 0 || !(await workerStarted(join(dirname(events), WORKER_STARTED)))) return;
+    let next = 0;
+    const lane = async () => {
+      while (next < overHttp.length) await auth.prepare(overHttp[next++] as string).catch(() => undefined);
+    };
+    await Promise.all(Array.from({ length: Math.min(AHEAD_AT_ONCE, overHttp.length) }, lane));
+  } finally {
+    await auth.close();
+  }
+}
+
+/** Resolves true when the marker appears, false when the run ends (its folder removed) or after {@link WAIT_FOR_WORKERS_MS}. */
+function workerStarted(marker: string): Promise<boolean> {
+  const until = Date.now() + WAIT_FOR_WORKERS_MS;
+  return new Promise((resolve) => {
+    const look = () => {
+      if (existsSync(marker)) return resolve(true);
+      if (Date.now() > until || !existsSync(dirname(marker))) return resolve(false);
+      // Unref'd: a runner that is done does not wait for it.
+      setTimeout(look, POLL_MS).unref();
+    };
+    look();
+  });
+}
+
+/** Whether the process is `playwright test` running its tests in this process's workers. */
+function runsTestsHere(argv: readonly string[]): boolean {
+  return argv[2] === 'test' && !argv.some((arg) => NO_RUN_HERE.has(arg.split('=')[0] as string));
+}
+
+/** The `--project` values of the command line (`--project a b`, `--project=a`), or undefined: all. */
+function projectsChosen(argv: readonly string[]): string[] | undefined {
+  const chosen: string[] = [];
+  let found = false;
+  for (let i = 3; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith('--project=')) {
+      found = true;
+      chosen.push(arg.slice('--project='.length));
+    } else if (arg === '--project') {
+      found = true;
+      while (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('-')) chosen.push(argv[++i] as string);
+    }
+  }
+  return found ? chosen : undefined;
+}
+
+/** Playwright's `--project` match: the name, case-insensitively, with `*` for any characters. */
+function matchesProject(pattern: string, name: string): boolean {
+  const parts = pattern.toLowerCase().split('*');
+  const text = name.toLowerCase();
+  if (parts.length === 1) return text === parts[0];
+  const first = parts[0] as string;
+  const last = parts[parts.length - 1] as string;
+  if (!text.startsWith(first) || !text.endsWith(last) || text.length < first.length + last.length) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0 || found + part.length > text.length - last.length) return false;
+    at = found + part.length;
+  }
+  return true;
+}

@@ -1,0 +1,117 @@
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { aheadUsers } from '../../src/playwright/sign-in-ahead.js';
+import { freePort } from '../support/ports.js';
+import { ROOT } from '../support/root.js';
+import { inlineConfig, runInlineProject } from '../support/inline-project.js';
+
+const projects = ['alice', 'bob', 'carol'].map((user) => ({ user, name: `api-${user}` }));
+const run = (...args: string[]) => ['node', '/x/node_modules/@playwright/test/cli.js', 'test', ...args];
+
+test('the runner signs ahead only the users of the projects a `playwright test` run here will run', () => {
+  expect(aheadUsers({ projects, env: {}, argv: run() })).toEqual(['alice', 'bob', 'carol']);
+  expect(aheadUsers({ projects, env: {}, argv: run('tests/a.spec.ts', '--workers=2') })).toEqual(['alice', 'bob', 'carol']);
+  // --project as Playwright matches it: case aside, `*` for any characters, several names.
+  expect(aheadUsers({ projects, env: {}, argv: run('--project=API-Bob') })).toEqual(['bob']);
+  expect(aheadUsers({ projects, env: {}, argv: run('--project', 'api-bob', 'api-carol', '-j', '2') })).toEqual(['bob', 'carol']);
+  expect(aheadUsers({ projects, env: {}, argv: run('--project=api-*o*') })).toEqual(['bob', 'carol']);
+  expect(aheadUsers({ projects, env: {}, argv: run('--project=*ce') })).toEqual(['alice']);
+  expect(aheadUsers({ projects, env: {}, argv: run('--project=web-*') })).toEqual([]);
+  // No run of tests here: listing, the UI, help, another command; a worker; turned off.
+  for (const argv of [run('--list'), run('--ui'), run('--ui-port=0'), run('--help'), ['node', 'cli.js', 'show-report'], ['node', 'cli.js', 'test-server']]) {
+    expect(aheadUsers({ projects, env: {}, argv })).toEqual([]);
+  }
+  expect(aheadUsers({ projects, env: { TEST_WORKER_INDEX: '0' }, argv: run() })).toEqual([]);
+  expect(aheadUsers({ projects, env: { MULTIAUTH_SIGN_IN_AHEAD: 'off' }, argv: run() })).toEqual([]);
+  expect(aheadUsers({ projects: [...projects, { user: 'alice', name: 'web-alice' }], env: {}, argv: run() })).toEqual(['alice', 'bob', 'carol']);
+});
+
+// The application is started by Playwright's webServer, after the config loaded: a sign-in started
+// then would be refused, remembered, and fail every test of the user.
+test('the runner signs the HTTP users in once its first worker started; a browser user signs in in its worker, on the browser its pages use', async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const token = (user: string, password: string) => `  - { name: ${user}, procedure: token, credentials: { username: ${user}, password: ${password} } }`;
+  const result = await runInlineProject(
+    {
+      'playwright.config.ts': inlineConfig(`
+  webServer: { command: 'node --import tsx ${join(ROOT, 'fixtures', 'demo-server', 'main.ts')} --port ${port}', url: '${url}/__counters', reuseExistingServer: false },
+  projects: [
+    ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /user\\.spec\\.ts/ }, { workers: 2 }),
+    { name: 'counts', testMatch: /counts\\.spec\\.ts/, dependencies: ['api-alice', 'api-carol', 'api-dave'] },
+  ],`),
+      'multiauth.yaml': `procedures:
+  - name: token
+    operations:
+      - tech: http
+        parameters: { url: "\${DEMO_URL}/auth/token", method: POST, body: { username: "{{username}}", password: "{{password}}" } }
+        extractions: [{ name: access_token, location: body, key: data.auth.access_token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
+users:
+${token('alice', 'alice-password')}
+${token('bob', 'not-bobs-password')}
+${token('carol', 'carol-password')}
+presets:
+  - type: webdriver
+    users:
+      - username: dave
+        project:
+          tests:
+            - id: sign-in
+              name: sign in on the login page
+              commands:
+                - { id: c1, command: open, target: "\${DEMO_URL}/login" }
+                - { id: c2, command: type, target: "id=username", value: dave }
+                - { id: c3, command: type, target: "id=password", value: dave-password }
+                - { id: c4, command: click, target: "css=button[type=submit]" }
+                - { id: c5, command: waitForElementPresent, target: "css=[data-signed-in]", value: "10000" }
+`,
+      'user.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+const user = () => test.info().project.name.replace(/^api-/, '');
+test('whoami', async ({ authedRequest }) => {
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user());
+});
+// @ts-expect-error: the fixtures' own browser, kept out of the type as Playwright keeps its own.
+test('page', async ({ page, browser, _authBrowser }) => {
+  await page.goto('/whoami');
+  await expect(page.locator('body')).toContainText('"user":"' + user() + '"');
+  expect(await _authBrowser.get()).toBe(browser);
+});
+`,
+      'counts.spec.ts': `
+import { test } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+test('counts', async ({ request }) => {
+  writeFileSync('counts.json', JSON.stringify(await (await request.get('${url}/__counters')).json()));
+});
+`,
+    },
+    { env: { DEMO_URL: url } },
+  );
+  const { output, dir } = result;
+  // bob's two tests fail with the runner's remembered failure; everyone else's pass.
+  expect({ passed: result.passed, failed: result.failed }, output).toEqual({ passed: 7, failed: 2 });
+  expect(output).toContain('multiauth: 3 users signed in');
+  expect(output).toContain('0 from the cache, 0 refreshed, 0 signed in again, 0 denials kept, 1 failed');
+  expect(output).toMatch(/bob[\s\S]*401/);
+  expect(output).not.toContain('not-bobs-password');
+  expect(output).not.toContain('alice-password');
+  const rows = readFileSync(join(dir, 'test-results', 'multiauth-timeline.txt'), 'utf8')
+    .split('\n')
+    .slice(3)
+    .filter(Boolean)
+    .map((line) => line.trim().split(/\s{2,}/).slice(1, 4).join(' | '));
+  expect(rows.filter((row) => row.startsWith('runner')).sort()).toEqual(['runner | alice | signed in', 'runner | bob | failed (AUTH_HTTP_STATUS)', 'runner | carol | signed in']);
+  expect(rows.filter((row) => !row.startsWith('runner')).map((row) => row.replace(/^worker \d+/, 'worker')).sort()).toEqual([
+    'worker | alice | from the cache',
+    'worker | carol | from the cache',
+    'worker | dave | signed in',
+  ]);
+  // Once per user and run: bob's wrong password was tried once, not once per test or worker.
+  const counts = JSON.parse(readFileSync(join(dir, 'counts.json'), 'utf8')) as { signIns: Record<string, number>; endpoints: Record<string, number> };
+  expect(counts.signIns).toEqual({ alice: 1, carol: 1, dave: 1 });
+  expect(counts.endpoints['POST /auth/token']).toBe(3);
+});
