@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { unzipSync } from 'fflate';
 
 /**
  * The secret values of the session files in a `.auth/` directory: header values (and the token
@@ -55,31 +54,42 @@ export function outputFiles(dir: string, skip: string[] = []): OutputFile[] {
       for (const entry of readdirSync(path)) visit(join(path, entry));
       return;
     }
-    const bytes = readFileSync(path);
-    files.push({ name, text: bytes.toString('utf8') });
-    if (isZip(bytes)) files.push(...zipMembers(bytes, `${name}#zip`));
-    const embedded = /<template id="playwrightReportBase64">data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(files.at(-1)!.text);
-    if (embedded) files.push(...zipMembers(Buffer.from(embedded[1]!, 'base64'), `${name}#zip`));
+    addFile(files, name, readFileSync(path), 0);
   };
   visit(dir);
   return files;
 }
 
-function isZip(bytes: Buffer): boolean {
-  return bytes.length > 4 && bytes.readUInt32LE(0) === 0x04034b50;
+/** Zips inside zips go no deeper than this (a trace in the HTML report's data is two deep). */
+const MAX_ZIP_DEPTH = 4;
+
+/** `bytes` as a file named `name`, then the members of the zip it is or embeds (in base64), named `<name>#zip/<member>`. */
+function addFile(files: OutputFile[], name: string, bytes: Uint8Array, depth: number): void {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  files.push({ name, text });
+  if (depth >= MAX_ZIP_DEPTH) return;
+  if (isZip(bytes)) addZipMembers(files, bytes, `${name}#zip`, depth + 1);
+  const embedded = /<template id="playwrightReportBase64">data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(text);
+  if (embedded) addZipMembers(files, Buffer.from(embedded[1]!, 'base64'), `${name}#zip`, depth + 1);
 }
 
-/** Unpacks a zip with python3's zipfile (node has no zip reader), recursing into nested zips. */
-function zipMembers(zip: Buffer, prefix: string): OutputFile[] {
-  const work = mkdtempSync(join(tmpdir(), 'multiauth-audit-zip-'));
+function isZip(bytes: Uint8Array): boolean {
+  return bytes.length > 4 && Buffer.from(bytes.buffer, bytes.byteOffset, 4).readUInt32LE(0) === 0x04034b50;
+}
+
+/**
+ * Unpacks a zip in this process with fflate (a python3 per archive cost a process start for each
+ * of the dozens of traces a run leaves: issue 36), recursing into nested zips.
+ */
+function addZipMembers(files: OutputFile[], zip: Uint8Array, prefix: string, depth: number): void {
+  let members: Record<string, Uint8Array>;
   try {
-    writeFileSync(join(work, 'archive.zip'), zip);
-    const unzip = spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', join(work, 'archive.zip'), join(work, 'out')], { encoding: 'utf8' });
-    if (unzip.status !== 0) throw new Error(`cannot unzip ${prefix}: ${unzip.stderr}`);
-    return outputFiles(join(work, 'out')).map((f) => ({ ...f, name: `${prefix}/${f.name}` }));
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+    members = unzipSync(zip);
+  } catch (error) {
+    throw new Error(`cannot unzip ${prefix}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // A folder's entry holds nothing to search; members sorted as a folder walk lists them.
+  for (const member of Object.keys(members).filter((m) => !m.endsWith('/')).sort()) addFile(files, `${prefix}/${member}`, members[member]!, depth);
 }
 
 /**

@@ -104,21 +104,43 @@ const PACK_WAIT_MS = 240_000;
  * const { tarball, unpacked } = await packOnce();
  */
 export async function packOnce(): Promise<Packed> {
-  const built = Math.floor(statSync(join(ROOT, 'dist', 'index.js')).mtimeMs);
-  const home = await oncePerRun({ name: 'packed', key: String(built), waitMs: PACK_WAIT_MS, build: pack });
-  return { tarball: join(home, TARBALL), unpacked: join(home, 'package') };
+  const tarball = await packTarballOnce();
+  const home = await oncePerRun({ name: 'packed', key: builtKey(), waitMs: PACK_WAIT_MS, build: (dir) => unpack(tarball, dir) });
+  return { tarball, unpacked: join(home, 'package') };
+}
+
+/**
+ * The packed tarball alone, once per test run (the one {@link packOnce} unpacks): a file that only
+ * installs the tarball does not wait for, nor pay, the unpacked copy's dependency install when it
+ * runs alone or first (issue 36).
+ *
+ * @example
+ * const tarball = await packTarballOnce();
+ */
+export async function packTarballOnce(): Promise<string> {
+  const home = await oncePerRun({ name: 'tarball', key: builtKey(), waitMs: PACK_WAIT_MS, build: npmPack });
+  return join(home, TARBALL);
+}
+
+/** What tells one build of dist/ from another: a rebuild packs anew. */
+function builtKey(): string {
+  return String(Math.floor(statSync(join(ROOT, 'dist', 'index.js')).mtimeMs));
 }
 
 const TARBALL = `playwright-multiauth-${PACKAGE.version}.tgz`;
 
-/** `npm pack` into `home`, and the tarball unpacked into `home/package` with its production dependencies. */
-async function pack(home: string): Promise<void> {
-  const env = installEnv();
-  const packed = await run('npm', ['pack', '--silent', '--pack-destination', home], ROOT, env);
+/** `npm pack` into `home`. */
+async function npmPack(home: string): Promise<void> {
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', home], ROOT, installEnv());
   if (packed.code !== 0 || !existsSync(join(home, TARBALL))) throw new Error(`npm pack failed:\n${packed.output}`);
+}
+
+/** `tarball` unpacked into `home/package`, with its production dependencies. */
+async function unpack(tarball: string, home: string): Promise<void> {
+  const env = installEnv();
   const staging = join(home, 'staging');
   mkdirSync(staging);
-  const untar = await run('tar', ['xzf', join(home, TARBALL), '-C', staging], home, env);
+  const untar = await run('tar', ['xzf', tarball, '-C', staging], home, env);
   if (untar.code !== 0) throw new Error(`tar failed:\n${untar.output}`);
   const deps = await run('npm', ['install', '--omit=dev', '--no-package-lock', '--ignore-scripts'], join(staging, 'package'), env);
   if (deps.code !== 0) throw new Error(`installing the package's dependencies failed:\n${deps.output}`);
