@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lazyModule } from '../core/lazy-module.js';
+import { loadSignIn } from '../runtime/index.js';
 import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
 import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
 
@@ -82,7 +83,10 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
       const user = plan.users.find((u) => u.name === name);
       return user !== undefined && signsInOverHttp(plan, user);
     });
-    if (overHttp.length === 0 || !(await workerStarted(join(dirname(events), WORKER_STARTED)))) return;
+    if (overHttp.length === 0) return;
+    // What the sign-ins run is loaded while the workers start, not after.
+    const [started] = await Promise.all([workerStarted(join(dirname(events), WORKER_STARTED)), loadSignIn().catch(() => undefined)]);
+    if (!started) return;
     let next = 0;
     const lane = async () => {
       while (next < overHttp.length) await auth.prepare(overHttp[next++] as string).catch(() => undefined);

@@ -89,6 +89,17 @@ export async function signInUser(plan: Plan, userName: string, options: Authenti
 }
 
 /**
+ * Loads what an HTTP sign-in runs (the engine, the HTTP client) without signing anyone in: for a
+ * process that will sign in soon and has time now (the runner, while its workers start).
+ *
+ * @example
+ * await loadSignIn(); // the first signInUser then starts at once
+ */
+export async function loadSignIn(): Promise<void> {
+  await Promise.all([engine(), dispatcher()]);
+}
+
+/**
  * Checks a cached session with the user's `validation` (loads the engine on first use).
  *
  * @throws MultiAuthError `AUTH_VALIDATION` when the server no longer honours it.
