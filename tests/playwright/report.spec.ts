@@ -119,7 +119,7 @@ test('overrides it again', async ({ authedRequest }) => {
   expect(status('bob by request only'), result.output).toBe('passed');
   const bobSteps = tests['bob by request only']!.results[0]!.steps ?? [];
   expect(bobSteps.map((s) => s.title)).toContain('sign in as bob');
-  expect(bobSteps.find((s) => s.title === 'sign in as bob')?.steps?.[0]?.title).toMatch(/^bob: (signed in|reused in this worker|reused from the session cache), \d+ ms$/);
+  expect(bobSteps.find((s) => s.title === 'sign in as bob')?.steps?.[0]?.title).toMatch(/^bob: (signed in|signed in ahead by the runner|reused in this worker|reused from the session cache), \d+ ms$/);
   expect(types('bob by request only')).toContain('multiauth-user: bob');
 
   // Its page: the browser does not start, and the error says what to do instead.
@@ -135,7 +135,7 @@ test('overrides it again', async ({ authedRequest }) => {
   expect(status('alice by authedRequest')).toBe('passed');
   expect(steps['alice by authedRequest']).toContain('Before Hooks > sign in as alice');
   // alice may have signed in for the other project's worker already.
-  const how = '(signed in|reused in this worker|reused from the session cache)';
+  const how = '(signed in|signed in ahead by the runner|reused in this worker|reused from the session cache)';
   expect(steps['alice by authedRequest']?.join('\n')).toMatch(new RegExp(`^Before Hooks > sign in as alice > alice: ${how}, \\d+ ms$`, 'm'));
   expect(steps['alice by authedRequest']?.join('\n')).not.toContain('Fixture "clientCertificates"');
   expect(types('alice by authedRequest')).toEqual(['multiauth-user: alice', expect.stringMatching(new RegExp(`^multiauth: alice: ${how}$`))]);
