@@ -24,16 +24,35 @@ import { stackFiles } from './call-site.js';
  * const engine = await lazyModule<typeof import('./engine/authenticate.js')>('./engine/authenticate.js', () => import('./engine/authenticate.js'));
  */
 export async function lazyModule<T>(specifier: string, viaImport: () => Promise<T>): Promise<T> {
+  const loaded = requireInto(stackFiles(lazyModule)[0], specifier);
+  return loaded === undefined ? viaImport() : (loaded.module as T);
+}
+
+/**
+ * Loads one of the package's own modules synchronously into the module cache the package runs
+ * from, where {@link lazyModule} would `require` it; `undefined` where it would `import()` it
+ * (the caller then has no synchronous way that keeps one copy of each module). For code that must
+ * not wait, as `playwright.config.ts` loading.
+ *
+ * @example
+ * const opener = requireNow<typeof import('./digest-open.js')>('./digest-open.js');
+ * if (opener) opener.openDigest(request, process.env);
+ */
+export function requireNow<T>(specifier: string): T | undefined {
+  return requireInto(stackFiles(requireNow)[0], specifier)?.module as T | undefined;
+}
+
+function requireInto(callerFile: string | undefined, specifier: string): { module: unknown } | undefined {
   // `require` exists in a module's scope only when the module was compiled to CommonJS.
   const compiled = typeof require === 'function';
   const native = !compiled && (process.features as { require_module?: boolean }).require_module === true;
-  const caller = compiled || native ? stackFiles(lazyModule)[0] : undefined;
-  if (caller === undefined || (native && !isInstalledModule(caller))) return viaImport();
+  const caller = compiled || native ? callerFile : undefined;
+  if (caller === undefined || (native && !isInstalledModule(caller))) return undefined;
   try {
-    return createRequire(caller)(specifier) as T;
+    return { module: createRequire(caller)(specifier) };
   } catch (error) {
     // A module with a top-level await cannot be required; natively, import() loads it.
-    if (native && (error as { code?: string }).code === 'ERR_REQUIRE_ASYNC_MODULE') return viaImport();
+    if (native && (error as { code?: string }).code === 'ERR_REQUIRE_ASYNC_MODULE') return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../core/errors.js';
-import { cacheDirFor, configFile, digestInChild, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
+import { cacheDirFor, configFile, digestNow, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import type { ProjectFiles } from './plain-test-import.js';
 import { lazyModule } from '../core/lazy-module.js';
@@ -152,9 +152,9 @@ export function matrixConfig(options: Pick<RoleMatrixOptions, 'config'>, baseDir
       writeRunDigest(cacheDir, key, { ...earlier, run: runId(env), checked: false });
       return { file, users: earlier.users, ...(earlier.access ? { access: earlier.access } : {}), ...(earlier.mail ? { mail: earlier.mail } : {}) };
     }
-    // Opened in a child process, so that the workers that import the package do not load the parser,
-    // the schema and the compiler for it (digestInChild says why).
-    const digested = digestInChild({ file, baseDir, notFoundHint: '', run: runId(env) }, env);
+    // Opened on first need only (here or in a child, as digestNow says), so that the workers that
+    // import the package do not load the parser, the schema and the compiler for it.
+    const digested = digestNow({ file, baseDir, notFoundHint: '', run: runId(env) }, env);
     if (key !== undefined) writeRunDigest(cacheDir, key, digested);
     return { file, users: digested.users, ...(digested.access ? { access: digested.access } : {}), ...(digested.mail ? { mail: digested.mail } : {}) };
   } catch (error) {

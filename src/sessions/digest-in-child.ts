@@ -2,18 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ownFile } from '../core/call-site.js';
 import { errorFromData, type ErrorData } from '../core/error-data.js';
-import type { OpenConfigOptions } from './open-config.js';
+import { requireNow } from '../core/lazy-module.js';
+import type { DigestRequest } from './digest-open.js';
 import type { RunDigest } from './run-digest.js';
 
-/** What {@link digestInChild} asks the child for. */
-export interface DigestRequest {
-  /** As {@link OpenConfigOptions}' (the child opens with `checks: false`). */
-  file?: string;
-  baseDir: string;
-  notFoundHint: string;
-  /** The run the digest is for ({@link runId} of the caller: the child's pid is not the run's). */
-  run: string;
-}
+export type { DigestRequest } from './digest-open.js';
 
 /** What the child prints: the digest, or the error that stopped it, as data. */
 export type DigestAnswer = { digest: RunDigest } | { error: ErrorData } | { bug: string };
@@ -63,4 +56,21 @@ export function digestInChild(request: DigestRequest, env: Record<string, string
   if ('digest' in answer) return answer.digest;
   if ('bug' in answer) throw new Error(`playwright-multiauth: opening the config for the role matrix failed: ${answer.bug}`);
   throw errorFromData(answer.error) ?? new Error('playwright-multiauth: opening the config for the role matrix failed with an unreadable error.');
+}
+
+/**
+ * The role matrix's digest of the config, synchronously: opened in this process where the
+ * package's modules can be required into the module map it already runs from (installed under
+ * `node_modules`, or compiled to CommonJS), which spares the runner a Node start and a second
+ * load of the parser, schema and compiler before any worker starts; elsewhere (the sources under
+ * a TypeScript loader, a link in an ES module project, where a `require` would compile a second
+ * copy of each module) in a child process, as {@link digestInChild}.
+ *
+ * @throws MultiAuthError as `openConfig` throws it; Error when the child could not run.
+ * @example
+ * const digest = digestNow({ baseDir, notFoundHint: '', run: runId(process.env) }, process.env);
+ */
+export function digestNow(request: DigestRequest, env: Record<string, string | undefined>): RunDigest {
+  const opener = requireNow<typeof import('./digest-open.js')>('./digest-open.js');
+  return opener ? opener.openDigest(request, env) : digestInChild(request, env);
 }

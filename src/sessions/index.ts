@@ -28,7 +28,7 @@ export { digestOf, quickConfigKey, readRunDigest, writeRunDigest, type RunDigest
 export { runId, shareRunId } from './run-id.js';
 export type { Denial } from './denials.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
-export { digestInChild, type DigestRequest } from './digest-in-child.js';
+export { digestInChild, digestNow, type DigestRequest } from './digest-in-child.js';
 export type { UserTypesResult } from './user-types.js';
 
 /**
