@@ -1,16 +1,17 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { CHROMIUM } from './tests/support/chromium.js';
 import { OVER_BUDGET_FOR_NOW, QUICK_LANE, QUICK_LANE_LEAVES_OUT, REAL_APPS_LANE } from './tests/support/lanes.js';
 
 /**
  * One runner for everything: unit tests of each layer, tests against real servers, and fixture
  * tests that run small Playwright projects in a child process. Browsers are Debian's chromium
- * (Playwright cannot download its own here); MULTIAUTH_BROWSER_PATH overrides.
+ * (Playwright cannot download its own here), its old headless shell when installed (as Playwright
+ * runs its own headless: half the CPU); MULTIAUTH_BROWSER_PATH overrides.
  */
 function browserPath(): string | undefined {
-  const candidates = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-  return candidates.find((p): p is string => !!p && existsSync(p));
+  return existsSync(CHROMIUM) ? CHROMIUM : undefined;
 }
 
 /**

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh machine with only Node and npm:
-# Debian packages (chromium, lighttpd, apache2, redis-server, python3-django, jupyter-notebook) when missing, then the npm packages.
+# Debian packages (chromium and its headless shell, lighttpd, apache2, redis-server, python3-django, jupyter-notebook) when missing, then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ] || need+=(chromium chromium-headless-shell)
+command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ] || need+=(chromium)
+# The old headless shell: what the tests' pages and the package's headless sign-ins run (half the CPU).
+[ -x /usr/lib/chromium/chromium-headless-shell ] || need+=(chromium-headless-shell)
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
 [ -x /usr/sbin/apache2 ] || need+=(apache2 apache2-utils)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)

@@ -5,7 +5,7 @@ import { authProjects, type AuthOptions } from 'playwright-multiauth';
 // The demo server (fixtures/demo-server) is started by webServer; multiauth.yaml reads DEMO_URL.
 const port = Number(process.env.DEMO_PORT ?? 4012);
 process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
-const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 
 // AuthOptions types `accessReplay` in `use` (Playwright's way of typing a plugin's options).
 export default defineConfig<AuthOptions>({

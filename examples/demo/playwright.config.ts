@@ -10,7 +10,7 @@ process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
 
 // Told to authProjects too: it shares the workers among the users (Playwright does not show them while this file loads).
 const workers = 2;
-const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 
 export default defineConfig({
   testDir: 'tests',

@@ -8,7 +8,7 @@ const port = Number(process.env.DEMO_PORT ?? 4013);
 process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
 // The demo server forgets its sessions when it stops: nothing is worth keeping across runs.
 process.env.MULTIAUTH_CACHE ??= 'off';
-const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 
 export default defineConfig({
   testDir: 'tests',

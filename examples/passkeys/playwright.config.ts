@@ -8,7 +8,7 @@ process.env.DEMO_URL ??= `http://127.0.0.1:${port}`;
 // It also spares a MULTIAUTH_CACHE_KEY: a passkey the app registers (dave's) is never cached
 // unsealed, so without a key it stays in the worker that registered it.
 process.env.MULTIAUTH_CACHE ??= 'off';
-const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+const browser = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
 
 export default defineConfig({
   testDir: 'tests',

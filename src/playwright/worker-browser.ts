@@ -53,7 +53,7 @@ export class WorkerBrowser {
     // browser when Playwright's own is not installed (a system Chromium).
     return launchDiscovered(
       (executablePath) => browserType.launch({ ...launchOptions, ...(executablePath === undefined ? {} : { executablePath }) }),
-      { ...(launchOptions.executablePath ? { given: launchOptions.executablePath } : {}), env, chromium: browserName === 'chromium' },
+      { ...(launchOptions.executablePath ? { given: launchOptions.executablePath } : {}), env, chromium: browserName === 'chromium', headless: launchOptions.headless !== false },
     );
   }
 }

@@ -1,6 +1,7 @@
 import { test, expect } from '../support/demo.js';
 import { runCliAsync } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findLeaks } from './secrets.js';
@@ -15,7 +16,7 @@ test.afterAll(removeTempDirs);
 const COOKIES = ['cookie-secret-4711', 'theme-secret-0815'];
 /** The demo identity provider's authorization codes. */
 const DEMO_CODE = /code_[0-9a-f]{32}/;
-const BROWSER = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
+const BROWSER = CHROMIUM;
 
 function config(demoUrl: string): string {
   return `

@@ -6,6 +6,7 @@ import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js'
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
 import { STACK_FRAME } from '../support/cli.js';
 import { pageFetch, recordHar } from '../support/record-har.js';
+import { CHROMIUM } from '../support/chromium.js';
 
 // Issue 27, items 1 and 2: `multiauth draft --har FILE` against HARs Playwright recorded from the
 // demo server's sign-ins. Each draft must validate and sign in unmodified (--check, the secret in
@@ -217,7 +218,7 @@ test('an existing --out is kept without --force; with --force a planted link is 
 
 test('--webdriver: the login page\'s form typed into by a browser; the header the app then sent is injected; it signs in', async () => {
   const out = tempDir();
-  const run = await cli(['draft', '--har', hars.page!.file, '--webdriver', '--check', '--json'], out, { ALICE_PASSWORD: PASSWORD, MULTIAUTH_BROWSER_PATH: '/usr/lib/chromium/chromium' });
+  const run = await cli(['draft', '--har', hars.page!.file, '--webdriver', '--check', '--json'], out, { ALICE_PASSWORD: PASSWORD, MULTIAUTH_BROWSER_PATH: CHROMIUM });
   expect(run.stderr).toBe('');
   const result = JSON.parse(run.stdout) as { form: string; check: { ok: boolean } };
   expect(result.form).toBe('webdriver');

@@ -27,6 +27,7 @@ import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/root.js';
 import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
+import { CHROMIUM } from '../support/chromium.js';
 
 // Issue 25, item 8: every message the docs quote is produced here from the code, and the quote must
 // appear in what the code prints (folders read DIR, ports PORT; durations and instants are not
@@ -84,7 +85,6 @@ function readQuotes(): { quotes: Quote[]; unmarked: string[] } {
 }
 
 let server: RunningServer;
-const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
 
 /** What the code prints, with this machine's folders and ports written as the docs write them. */
 function normalized(text: string, dir?: string): string {

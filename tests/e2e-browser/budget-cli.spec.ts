@@ -5,12 +5,12 @@ import { runCliAsync, STACK_FRAME } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
 import { startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 import { writeTempConfig } from '../support/temp-files.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { expect, test } from './support.js';
 
 // Issue 23, item 4: three nested `times` of 1000 (each loop within its own bound) spun 10^9 rounds
 // of commands that never wait for the page: `multiauth login` ignored SIGTERM and ran for hours.
 
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 test.describe.configure({ timeout: 240_000 });
 

@@ -4,9 +4,9 @@ import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync } from '../support/cli.js';
 import { ROOT } from '../support/root.js';
 import { writeTempConfig } from '../support/temp-files.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { expect, test } from './support.js';
 
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 /** examples/templates/totp.yaml, pointed at the test's demo server. */
 function totpExample(demoUrl: string, edit: (text: string) => string = (t) => t): string {

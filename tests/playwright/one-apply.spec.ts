@@ -8,6 +8,7 @@ import type { Session } from '../../src/runtime/session/session.js';
 import { runCliAsync as multiauth } from '../support/cli.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { runInlineProject } from '../support/inline-project.js';
+import { CHROMIUM } from '../support/chromium.js';
 
 /**
  * One session, three senders, one request on the wire: `authedRequest`, a signed-in page (with a
@@ -79,7 +80,7 @@ users:
 /** Two projects: one with a baseURL (a scope: cookies all in the browser's jar), one without. */
 const PLAYWRIGHT_CONFIG = `
 import { defineConfig } from '@playwright/test';
-const launchOptions = { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' };
+const launchOptions = { executablePath: ${JSON.stringify(CHROMIUM)} };
 export default defineConfig({
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
   projects: [

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PLAYWRIGHT_CLI, withoutRunnerVariables } from './child-playwright.js';
+import { CHROMIUM } from './chromium.js';
 import { ROOT } from './root.js';
 
 /** Result of running an inline project. */
@@ -28,7 +29,7 @@ interface JsonSuite {
   suites?: JsonSuite[];
 }
 
-/** Default playwright.config.ts of an inline project: Debian's chromium, JSON report to a file. */
+/** Default playwright.config.ts of an inline project: the suite's Chromium (support/chromium.ts), JSON report to a file. */
 export function inlineConfig(extra = ''): string {
   return `
 import { defineConfig } from '@playwright/test';
@@ -38,7 +39,7 @@ export default defineConfig({
   outputDir: 'test-results',
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
   use: {
-    launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' },
+    launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || ${JSON.stringify(CHROMIUM)} },
     baseURL: process.env.DEMO_URL,
   },
   ${extra}

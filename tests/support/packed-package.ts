@@ -30,7 +30,7 @@ presets:
       - { username: alice, password: "\${ALICE_PASSWORD}" }
 `;
 
-export const CHROMIUM = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
+export { CHROMIUM } from './chromium.js';
 
 /** The versions this repository tests with (`name@range`), from npm's cache when it has them. */
 export const PINNED = Object.fromEntries(['@playwright/test', 'typescript', '@types/node'].map((name) => [name, PACKAGE.devDependencies[name] as string]));
