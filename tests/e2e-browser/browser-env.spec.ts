@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { runCliAsync } from '../support/cli.js';
 import { tempFiles } from '../support/temp-files.js';
-import { runInlineProject } from '../support/inline-project.js';
+import { projectResults, runInlineProject } from '../support/inline-project.js';
+import { startDemoServer } from '../../fixtures/demo-server/index.js';
 import { expect, test } from './support.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -54,55 +55,101 @@ test('from the CLI: the password and base URL come from .env; Selenium names kee
   }
 });
 
-test('inside a Playwright test: the same config signs bob in', async ({ demo }) => {
-  demo.clear();
-  const spec = `
+// Issue 16, items 1 and 2 through the fixtures: one child run, a project per case side by side,
+// each with its own config folder (its own .env and .auth) and its own demo server (its own
+// counters), rather than three runs in a row:
+// - `given`: the config's launchOptions.executablePath; the same config signs bob in;
+// - `system`: no executablePath, and Playwright's own Chromium is not installed here: the sign-in
+//   browser is the system's, as the CLI finds it;
+// - `missing`: MULTIAUTH_BROWSER_PATH names nothing: one error naming the user, what was tried and the fixes.
+const PROJECTS = ['given', 'system', 'missing'] as const;
+type Case = (typeof PROJECTS)[number];
+const BOB_SPEC = (setup = '') => `
 import { test, expect } from 'playwright-multiauth';
+${setup}
 test.use({ authUser: 'bob' });
 test('bob', async ({ authedRequest }) => {
   expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
 });
 `;
-  const result = await runInlineProject(
-    { 'multiauth.yaml': CONFIG, '.env': `BASE_URL=${demo.url}\nBOB_PASSWORD=bob-password\n`, 'a.spec.ts': spec },
-    { env: { DEMO_URL: demo.url } },
-  );
-  expect(result.output).toMatch(/1 passed/);
-  expect(demo.counters.signIns).toEqual({ bob: 1 });
-});
+// MULTIAUTH_BROWSER_PATH is read per process: set in this project's workers (which run no other
+// project), never in the runner, whose environment the other projects' workers inherit.
+const MISSING_SETUP = "if (process.env.TEST_WORKER_INDEX !== undefined) process.env.MULTIAUTH_BROWSER_PATH = '/nonexistent/chromium';";
 
-// Issue 16, item 2: the fixtures find a browser as the CLI does. This project names no
-// executablePath, and Playwright's own Chromium is not installed here: the sign-in browser is the
-// system's. A path that names nothing is one error naming the user, what was tried and the fixes.
-const NO_EXECUTABLE_CONFIG = `
+/** The run's projects: what each did, and the sign-ins its own demo server counted right after the run. */
+interface CaseResult {
+  passed: number;
+  failed: number;
+  signIns: Record<string, number>;
+}
+interface Run {
+  output: string;
+  cases: Record<Case, CaseResult>;
+}
+
+async function runCases(): Promise<Run> {
+  const servers = await Promise.all(PROJECTS.map(() => startDemoServer()));
+  try {
+    const urls = Object.fromEntries(PROJECTS.map((name, i) => [name, servers[i]!.url])) as Record<Case, string>;
+    // No top-level launchOptions: `system` and `missing` name no executablePath.
+    const config = `
 import { defineConfig } from '@playwright/test';
-export default defineConfig({ outputDir: 'test-results', reporter: [['json', { outputFile: 'report.json' }], ['list']], use: { baseURL: process.env.DEMO_URL } });
-`;
-const BOB_SPEC = `
-import { test, expect } from 'playwright-multiauth';
-test.use({ authUser: 'bob' });
-test('bob', async ({ authedRequest }) => {
-  expect((await (await authedRequest.get('/whoami')).json()).user).toBe('bob');
+export default defineConfig({
+  outputDir: 'test-results',
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  projects: [
+    { name: 'given', testDir: 'given', use: { authConfig: 'given/multiauth.yaml', baseURL: ${JSON.stringify(urls.given)}, launchOptions: { executablePath: ${JSON.stringify(CHROMIUM)} } } },
+    { name: 'system', testDir: 'system', use: { authConfig: 'system/multiauth.yaml', baseURL: ${JSON.stringify(urls.system)} } },
+    { name: 'missing', testDir: 'missing', use: { authConfig: 'missing/multiauth.yaml', baseURL: ${JSON.stringify(urls.missing)} } },
+  ],
 });
 `;
+    const files: Record<string, string> = { 'playwright.config.ts': config };
+    for (const name of PROJECTS) {
+      files[`${name}/multiauth.yaml`] = CONFIG;
+      files[`${name}/.env`] = `BASE_URL=${urls[name]}\nBOB_PASSWORD=bob-password\n`;
+      files[`${name}/a.spec.ts`] = BOB_SPEC(name === 'missing' ? MISSING_SETUP : '');
+    }
+    const result = await runInlineProject(files, { env: { MULTIAUTH_BROWSER_PATH: '' } });
+    const projects = projectResults(result);
+    const cases = Object.fromEntries(
+      PROJECTS.map((name, i) => [name, { passed: projects[name]?.passed ?? 0, failed: projects[name]?.failed ?? 0, signIns: servers[i]!.counters.signIns }]),
+    ) as Record<Case, CaseResult>;
+    return { output: result.output, cases };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
 
-test('inside a Playwright test without executablePath, the sign-in finds the system Chromium', async ({ demo }) => {
-  demo.clear();
-  const files = { 'playwright.config.ts': NO_EXECUTABLE_CONFIG, 'multiauth.yaml': CONFIG, '.env': `BASE_URL=${demo.url}\nBOB_PASSWORD=bob-password\n`, 'a.spec.ts': BOB_SPEC };
-  const found = await runInlineProject(files, { env: { DEMO_URL: demo.url, MULTIAUTH_BROWSER_PATH: '' } });
-  expect(found.output).toMatch(/1 passed/);
-  expect(demo.counters.signIns).toEqual({ bob: 1 });
-});
+test.describe('inside Playwright Test (one child run, a project per case)', () => {
+  // One worker runs the three in order and makes the run once, for the first of them: the first
+  // bears the three projects' run (three workers, two browsers on a loaded machine), hence the time.
+  test.describe.configure({ mode: 'default', timeout: 180_000 });
+  let run: Promise<Run> | undefined;
+  const cases = () => (run ??= runCases());
 
-test('a browser path that names nothing is one error naming the user, the path and both fixes', async ({ demo }) => {
-  demo.clear();
-  const files = { 'playwright.config.ts': NO_EXECUTABLE_CONFIG, 'multiauth.yaml': CONFIG, '.env': `BASE_URL=${demo.url}\nBOB_PASSWORD=bob-password\n`, 'a.spec.ts': BOB_SPEC };
-  const missing = await runInlineProject(files, { env: { DEMO_URL: demo.url, MULTIAUTH_BROWSER_PATH: '/nonexistent/chromium' } });
-  expect(missing.failed).toBe(1);
-  expect(missing.output).toContain('no browser at /nonexistent/chromium (MULTIAUTH_BROWSER_PATH)');
-  expect(missing.output).toContain('while signing in user "bob"');
-  expect(missing.output).toContain('npx playwright install chromium');
-  expect(missing.output).toContain('launchOptions: { executablePath }');
-  expect(missing.output.split('no browser at /nonexistent/chromium').length - 1).toBe(1);
-  expect(demo.counters.signIns).toEqual({});
+  test('the same config signs bob in', async () => {
+    const { output, cases: { given } } = await cases();
+    expect(given.passed, output).toBe(1);
+    expect(given.failed, output).toBe(0);
+    expect(given.signIns).toEqual({ bob: 1 });
+  });
+
+  test('without executablePath, the sign-in finds the system Chromium', async () => {
+    const { output, cases: { system } } = await cases();
+    expect(system.passed, output).toBe(1);
+    expect(system.failed, output).toBe(0);
+    expect(system.signIns).toEqual({ bob: 1 });
+  });
+
+  test('a browser path that names nothing is one error naming the user, the path and both fixes', async () => {
+    const { output, cases: { missing } } = await cases();
+    expect(missing.failed, output).toBe(1);
+    expect(output).toContain('no browser at /nonexistent/chromium (MULTIAUTH_BROWSER_PATH)');
+    expect(output).toContain('while signing in user "bob"');
+    expect(output).toContain('npx playwright install chromium');
+    expect(output).toContain('launchOptions: { executablePath }');
+    expect(output.split('no browser at /nonexistent/chromium').length - 1).toBe(1);
+    expect(missing.signIns).toEqual({});
+  });
 });

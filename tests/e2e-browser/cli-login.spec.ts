@@ -20,7 +20,11 @@ test.beforeAll(() => {
 test('multiauth login runs the webdriver example in the browser of --browser-path', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
-    const run = await runCliAsync(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]);
+    // The plain and the --json --reveal login side by side: two sign-ins of alice, neither reading the other's.
+    const [run, revealed] = await Promise.all([
+      runCliAsync(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]),
+      runCliAsync(['login', 'alice', '-c', file, '--json', '--reveal'], { env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } }),
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^user: +alice$/m);
@@ -29,7 +33,6 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
     expect(run.stdout).not.toMatch(/eyJ[\w-]+\./);
     expect(run.stdout).not.toContain('alice-password');
 
-    const revealed = await runCliAsync(['login', 'alice', '-c', file, '--json', '--reveal'], { env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } });
     expect(revealed.code).toBe(0);
     const session = JSON.parse(revealed.stdout) as Pick<Session, 'headers' | 'cookies'>;
     expect(session.cookies.map((cookie) => cookie.name)).toContain('sid');

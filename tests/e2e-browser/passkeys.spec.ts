@@ -74,18 +74,21 @@ test('a counter the server is ahead of, a wrong rp_id and a key that does not pa
   demo.clear();
   const carol = testPasskey();
   await enrolPasskey(demo.url, 'carol', carol, 9);
-  // Sign-ins that must fail need not wait the full 5 s for a page that never signs in.
-  const refused = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol, waitMs: 2500 }]), 'carol', browser));
+  // Sign-ins that must fail need not wait the full 5 s for a page that never signs in; the three
+  // wait side by side (each in its own context): only the first reaches the relying party's counter.
+  const broken = { ...carol, privateKey: `${carol.privateKey.slice(0, 40)}AAAA` };
+  const [refused, wrongRp, badKey] = await Promise.all([
+    failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol, waitMs: 2500 }]), 'carol', browser)),
+    failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol, rpId: 'app.example.test', signCount: 20, waitMs: 2500 }]), 'carol', browser)),
+    failure(signIn(planOf(demo.url, [{ name: 'carol', key: broken, waitMs: 2500 }]), 'carol', browser)),
+  ]);
   expect(refused.code).toBe('AUTH_PASSKEY');
   expect(refused.message).toContain('the relying party refused the passkey of user "carol": signature counter 1 (HTTP 401)');
   expect(refused.hint).toContain('sign_count');
 
-  const wrongRp = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: carol, rpId: 'app.example.test', signCount: 20, waitMs: 2500 }]), 'carol', browser));
   expect(wrongRp.code).toBe('AUTH_PASSKEY');
   expect(wrongRp.message).toContain('the passkey of user "carol" is for rp_id "app.example.test", which none of the sign-in\'s pages (127.0.0.1) may use');
 
-  const broken = { ...carol, privateKey: `${carol.privateKey.slice(0, 40)}AAAA` };
-  const badKey = await failure(signIn(planOf(demo.url, [{ name: 'carol', key: broken, waitMs: 2500 }]), 'carol', browser));
   expect(badKey.code).toBe('AUTH_PASSKEY');
   expect(badKey.message).toContain('the passkey\'s private_key of user "carol" does not parse as a PKCS#8 DER key');
   for (const error of [refused, wrongRp, badKey]) {

@@ -30,12 +30,17 @@ export interface HostileProvider extends RunningServer {
   redirectUri: string;
   /** The `state` values the authorization endpoint was sent, in order. */
   states: string[];
+  /** The `state` values of the authorization requests of a config made with this `tag` (see `config`), in order. */
+  statesOf(tag: string): string[];
   /** The codes the token endpoint was sent, in order. */
   codes: string[];
   /** Bytes the endless page has written so far. */
   endlessBytes: number;
-  /** The `oauth_authz_code_browser` config of user alice against `/<mode>/auth`. */
-  config(mode: HostileMode, waitSeconds?: number): string;
+  /**
+   * The `oauth_authz_code_browser` config of user alice against `/<mode>/auth`; with a `tag`, its
+   * authorization URL says it (`?run=TAG`), so that sign-ins made side by side are told apart.
+   */
+  config(mode: HostileMode, waitSeconds?: number, tag?: string): string;
 }
 
 /**
@@ -51,6 +56,7 @@ export async function startHostileProvider(): Promise<HostileProvider> {
   const held: ServerResponse[] = [];
   const state = {
     states: [] as string[],
+    tagged: [] as Array<{ tag: string | null; state: string }>,
     codes: [] as string[],
     endlessBytes: 0,
   };
@@ -65,7 +71,10 @@ export async function startHostileProvider(): Promise<HostileProvider> {
       });
       return;
     }
-    if (url.pathname.endsWith('/auth')) state.states.push(url.searchParams.get('state') ?? '');
+    if (url.pathname.endsWith('/auth')) {
+      state.states.push(url.searchParams.get('state') ?? '');
+      state.tagged.push({ tag: url.searchParams.get('run'), state: url.searchParams.get('state') ?? '' });
+    }
     const st = encodeURIComponent(url.searchParams.get('state') ?? '');
     switch (`${mode} ${url.pathname.split('/')[2]}`) {
       case 'unreachable auth':
@@ -119,6 +128,7 @@ fetch(forged, { mode: 'no-cors' }).catch(() => undefined).finally(() => {
     get states() {
       return state.states;
     },
+    statesOf: (tag) => state.tagged.filter((seen) => seen.tag === tag).map((seen) => seen.state),
     get codes() {
       return state.codes;
     },
@@ -129,10 +139,10 @@ fetch(forged, { mode: 'no-cors' }).catch(() => undefined).finally(() => {
       for (const res of held) res.destroy();
       await server.close();
     },
-    config: (mode, waitSeconds = 2) => `
+    config: (mode, waitSeconds = 2, tag) => `
 presets:
   - type: oauth_authz_code_browser
-    authorization_url: ${server.url}/${mode}/auth
+    authorization_url: ${server.url}/${mode}/auth${tag === undefined ? '' : `?run=${encodeURIComponent(tag)}`}
     token_url: ${server.url}/token
     client_id: hostile-client
     client_secret: ${HOSTILE_SECRETS.clientSecret}
