@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { runCliAsync } from '../support/cli.js';
 import { HOSTILE_SECRETS, startHostileProvider, type HostileMode, type HostileProvider } from '../support/servers/hostile-provider.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { findLeaks } from './secrets.js';
 
 // Issue 23, item 2: `multiauth login` of an `oauth_authz_code_browser` user against a provider
@@ -12,7 +13,7 @@ import { findLeaks } from './secrets.js';
 // (the code, `state`, the user's X-Api-Key, the provider's session cookie) on stderr.
 
 test.describe.configure({ timeout: 120_000 });
-const BROWSER = process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium';
+const BROWSER = CHROMIUM;
 
 let provider: HostileProvider;
 test.beforeAll(async () => {

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { runCliAsync } from '../support/cli.js';
 import { tempFiles } from '../support/temp-files.js';
 import { projectResults, runInlineProject } from '../support/inline-project.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { startDemoServer } from '../../fixtures/demo-server/index.js';
 import { expect, test } from './support.js';
 
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 // Issue 16, item 1: a webdriver user whose password and base URL come from `.env` (a browser user
 // could not read `.env`: `${NAME}` in a command was always read as a Selenium variable). `${NAME}`

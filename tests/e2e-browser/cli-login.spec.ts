@@ -7,9 +7,9 @@ import { writeTempConfig } from '../support/temp-files.js';
 import { whoami } from '../support/whoami.js';
 import type { Session } from '../../src/runtime/session/session.js';
 import { webdriverExample } from '../support/examples.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { expect, test } from './support.js';
 
-const CHROMIUM = '/usr/lib/chromium/chromium';
 
 test.beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'launch.js'))) {

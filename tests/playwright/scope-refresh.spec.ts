@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { test, expect, MULTI_CONFIG, type EchoServer } from './support.js';
 import { projectResults, runInlineProject, type ProjectResult } from '../support/inline-project.js';
 import { ROOT } from '../support/root.js';
+import { CHROMIUM } from '../support/chromium.js';
 import { digestOf, openConfig, sessionFilePath } from '../../src/sessions/index.js';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -33,7 +34,7 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   outputDir: 'test-results',
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
-  use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || '/usr/lib/chromium/chromium' } },
+  use: { launchOptions: { executablePath: process.env.MULTIAUTH_BROWSER_PATH || ${JSON.stringify(CHROMIUM)} } },
   projects: [
     { name: 'scoped', testDir: 'scoped', use: { baseURL: process.env.DEMO_URL, authConfig: 'scoped/multiauth.yaml' } },
     { name: 'everywhere', testDir: 'everywhere', use: { authConfig: 'everywhere/multiauth.yaml' } },
