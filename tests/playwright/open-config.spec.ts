@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { MULTI_CONFIG } from './support.js';
 import { RESERVED_PROCEDURE_CONFIG } from '../support/config-texts.js';
 import { inlineConfig, projectResults, runInlineProject, type InlineResult, type ProjectResult } from '../support/inline-project.js';
 import { runCli, STACK_FRAME } from '../support/cli.js';
@@ -11,7 +12,8 @@ import { removeTempDirs, tempDir } from '../support/temp-files.js';
 // one worker): the fixtures' two cases are two projects of one run (no config; a config that does
 // not compile), the role matrix's two cases two spec files of one run (each failing as it loads:
 // Playwright reports every file's load error), and playwright.config.ts's case a run of its own
-// (an error there stops the run before any file loads).
+// (an error there stops the run before any file loads). The role matrix's run also holds
+// tests/playwright/role-matrix.spec.ts's unknown user, which fails as its file loads too.
 test.describe.configure({ mode: 'default', timeout: 180_000 });
 test.afterAll(removeTempDirs);
 
@@ -36,6 +38,7 @@ test.beforeAll(async () => {
   // No multiauth.yaml beside the Playwright config: project `none` looks there; project
   // `reserved` is told where its config is, one that only compiling finds wrong (a procedure
   // named like the one the http preset compiles to).
+  // One worker: nothing here is about workers, and the second would be a process more.
   fixtures = await runInlineProject({
     'playwright.config.ts': inlineConfig(`projects: [
     { name: 'none', testMatch: 'none.spec.ts' },
@@ -44,7 +47,7 @@ test.beforeAll(async () => {
     'reserved/multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
     'none.spec.ts': ALICE_SPEC,
     'reserved.spec.ts': ALICE_SPEC,
-  });
+  }, { args: ['--workers=1'] });
   fixtureProjects = projectResults(fixtures);
   // The role matrix opens the config in a child process (src/sessions/digest-in-child.ts): its
   // errors come back whole, with their class and code.
@@ -65,7 +68,13 @@ try {
 }
 for (const user of users) test(user, () => {});
 `,
-  });
+    // A config that has users, none of them this one (beside none.spec.ts's missing config, so named).
+    'unknown/multiauth.yaml': MULTI_CONFIG,
+    'unknown.spec.ts': `
+import { test, authUsers } from 'playwright-multiauth';
+for (const user of authUsers({ config: 'unknown/multiauth.yaml', users: ['mallory'] })) test(user, () => {});
+`,
+  }, { env: { DEMO_URL: 'http://127.0.0.1:9' } });
   // Thrown while playwright.config.ts loads, Playwright prints the error with util.inspect.
   config = await runInlineProject({
     'multiauth.yaml': RESERVED_PROCEDURE_CONFIG,
@@ -109,4 +118,12 @@ test('the fixtures and authUsers locate a compile error at file:line:col, as mul
   expect(config.output).toMatch(LOCATED);
   expect(config.output).not.toMatch(/code: 'CONFIG_INVALID'|issues: \[/);
   expect(config.output).not.toMatch(STACK_FRAME);
+});
+
+test('an unknown user in authUsers fails the run with a clear message, not a stack', () => {
+  expect(matrix.exitCode).not.toBe(0);
+  expect(matrix.output).toContain('unknown user "mallory"');
+  expect(matrix.output).toContain('Configured users: alice, bob, carol, dave.');
+  expect(matrix.output).not.toMatch(/at .*role-matrix\.js/);
+  expect(matrix.output).not.toMatch(STACK_FRAME);
 });

@@ -3,6 +3,25 @@ import { runInlineProject, inlineConfig, projectResults, type InlineResult, type
 
 test.describe.configure({ timeout: 180_000 });
 
+/** The spec of the worker-share runs: each test says which project ran it in which worker. */
+const WHERE_SPEC = `
+import { test } from 'playwright-multiauth';
+for (let i = 0; i < 4; i++) {
+  test('where ' + i, async ({ authedRequest }, testInfo) => {
+    await authedRequest.get('/whoami');
+    console.log('RAN ' + testInfo.project.name + ' ' + testInfo.workerIndex + ' ' + testInfo.parallelIndex);
+  });
+}
+`;
+
+function workersByProject(output: string): Map<string, Set<string>> {
+  const seen = new Map<string, Set<string>>();
+  for (const [, project, worker] of output.matchAll(/^RAN (\S+) (\d+) \d+$/gm)) {
+    seen.set(project as string, (seen.get(project as string) ?? new Set()).add(worker as string));
+  }
+  return seen;
+}
+
 // One child run for what needs no run of its own: the role matrix's projects (authProjects), the
 // describe loops (authUsers) and signInAs, each its own project, side by side, all run from another
 // folder (-c sub/playwright.config.ts) with a decoy config in the current one, so that each also
@@ -19,7 +38,11 @@ const SHARED_RUN_FILES = {
     ...(await import('playwright-multiauth')).authProjects({ name: 'matrix', testMatch: /matrix\\.spec\\.ts/, dependencies: ['two'] }, { users: ['bob'], signInAhead: false }),
     { name: 'loops', testMatch: /loop\\.spec\\.ts/, dependencies: ['two'] },
     { name: 'order', testMatch: /order\\.spec\\.ts/, dependencies: ['two'] },
+    // The worker share alone in the run's last phase, as in a run of its own: the projects above
+    // would otherwise take its workers between its tests.
+    ...(await import('playwright-multiauth')).authProjects({ name: 'where', testMatch: /where\\.spec\\.ts/, fullyParallel: true, dependencies: ['api-alice', 'api-bob', 'api-carol', 'api-dave', 'matrix-bob', 'loops', 'order'] }, { signInAhead: false }),
   ],`).replace("'report.json'", "'../report.json'"),
+  'sub/where.spec.ts': WHERE_SPEC.replace('authedRequest.get(', 'authedRequest.post(').replace("'/whoami')", "'/whoami', { data: {} })"),
   'sub/delete.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
 test('delete an item', async ({ authedRequest, authSession }, testInfo) => {
@@ -88,8 +111,9 @@ test.describe('one run, a project each', () => {
   let shared: InlineResult;
   let projects: Record<string, ProjectResult>;
   test.beforeAll(async ({ demo, echo }) => {
-    // A hook's timeout is not the file's: the run takes as long as a test of its own did.
-    test.setTimeout(180_000);
+    // A hook's timeout is not the file's: the run holds what two tests' runs of their own did
+    // (the worker share's was one), each with 180 s.
+    test.setTimeout(360_000);
     demo.reset();
     shared = await runInlineProject(SHARED_RUN_FILES, { env: { DEMO_URL: demo.url, ECHO_URL: echo.url }, args: ['-c', 'sub/playwright.config.ts'] });
     projects = projectResults(shared);
@@ -120,47 +144,19 @@ test.describe('one run, a project each', () => {
     expect(projects.loops, shared.output).toMatchObject({ passed: 2, failed: 0 });
     expect([...Object.keys(projects['matrix-bob']?.annotations ?? {}), ...Object.keys(projects.loops?.annotations ?? {})].sort()).toEqual(['as the project user', 'names', 'signed in by the fixtures from the same file']);
     // Nothing ran as the current folder's user.
-    expect(Object.keys(projects).sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave', 'loops', 'matrix-bob', 'order', 'two']);
+    expect(Object.keys(projects).sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave', 'loops', 'matrix-bob', 'order', 'two', 'where-alice', 'where-bob', 'where-carol', 'where-dave']);
   });
-});
 
-/** The spec of the worker-share runs: each test says which project ran it in which worker. */
-const WHERE_SPEC = `
-import { test } from 'playwright-multiauth';
-for (let i = 0; i < 4; i++) {
-  test('where ' + i, async ({ authedRequest }, testInfo) => {
-    await authedRequest.get('/whoami');
-    console.log('RAN ' + testInfo.project.name + ' ' + testInfo.workerIndex + ' ' + testInfo.parallelIndex);
+  test('4 users on 2 workers: each user runs whole in one worker, two users at a time, and nobody is warned', () => {
+    for (const user of ['alice', 'bob', 'carol', 'dave']) expect(projects[`where-${user}`], shared.output).toMatchObject({ passed: 4, failed: 0 });
+    const seen = workersByProject(shared.output);
+    expect([...seen.keys()].sort()).toEqual(['where-alice', 'where-bob', 'where-carol', 'where-dave']);
+    // Without the share, fullyParallel spreads each project's 4 tests over both workers.
+    for (const workers of seen.values()) expect(workers.size).toBe(1);
+    expect(new Set([...seen.values()].flatMap((w) => [...w])).size).toBe(4);
+    expect(new Set(shared.output.match(/^RAN \S+ \d+ (\d+)$/gm)?.map((line) => line.split(' ')[3]))).toEqual(new Set(['0', '1']));
+    expect(shared.output).not.toContain('authProjects limited');
   });
-}
-`;
-
-function workersByProject(output: string): Map<string, Set<string>> {
-  const seen = new Map<string, Set<string>>();
-  for (const [, project, worker] of output.matchAll(/^RAN (\S+) (\d+) \d+$/gm)) {
-    seen.set(project as string, (seen.get(project as string) ?? new Set()).add(worker as string));
-  }
-  return seen;
-}
-
-test('4 users on 2 workers: each user runs whole in one worker, two users at a time, and nobody is warned', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'playwright.config.ts': inlineConfig(`fullyParallel: true,
-  projects: (await import('playwright-multiauth')).authProjects({ name: 'api' }),`),
-      'multiauth.yaml': MULTI_CONFIG,
-      'where.spec.ts': WHERE_SPEC.replace('authedRequest.get(', 'authedRequest.post(').replace("'/whoami')", "'/whoami', { data: {} })"),
-    },
-    { env: demoEnv },
-  );
-  expect(result.output).toContain('16 passed');
-  const seen = workersByProject(result.output);
-  expect([...seen.keys()].sort()).toEqual(['api-alice', 'api-bob', 'api-carol', 'api-dave']);
-  // Without the share, fullyParallel spreads each project's 4 tests over both workers.
-  for (const workers of seen.values()) expect(workers.size).toBe(1);
-  expect(new Set([...seen.values()].flatMap((w) => [...w])).size).toBe(4);
-  expect(new Set(result.output.match(/^RAN \S+ \d+ (\d+)$/gm)?.map((line) => line.split(' ')[3]))).toEqual(new Set(['0', '1']));
-  expect(result.output).not.toContain('authProjects limited');
 });
 
 test('a config that sets more workers than authProjects was told is warned once, with the value to pass', async ({ demoEnv }) => {
@@ -181,19 +177,5 @@ test('a config that sets more workers than authProjects was told is warned once,
   ]);
 });
 
-test('an unknown user in authUsers fails the run with a clear message, not a stack', async ({ demoEnv }) => {
-  const result = await runInlineProject(
-    {
-      'multiauth.yaml': MULTI_CONFIG,
-      'loop.spec.ts': `
-import { test, authUsers } from 'playwright-multiauth';
-for (const user of authUsers({ users: ['mallory'] })) test(user, () => {});
-`,
-    },
-    { env: demoEnv },
-  );
-  expect(result.exitCode).not.toBe(0);
-  expect(result.output).toContain('unknown user "mallory"');
-  expect(result.output).toContain('Configured users: alice, bob, carol, dave.');
-  expect(result.output).not.toMatch(/at .*role-matrix\.js/);
-});
+// An unknown user in authUsers fails its run as the file loads, which stops every other file of
+// the run: that case shares tests/playwright/open-config.spec.ts's run of specs that fail loading.

@@ -36,6 +36,18 @@ test('revoked mid-test', async ({ authedRequest, playwright }) => {
 });
 `;
 
+// carol's password is wrong: her sign-in fails (she is in none of the users' specs, only in CAROL_SPEC).
+const WRONG_CAROL_CONFIG = MULTI_CONFIG.replace('password: carol-password', 'password: carol-WRONG-pw');
+
+const CAROL_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+test.describe('carol', () => {
+  test.use({ authUser: 'carol' });
+  for (const n of [1, 2, 3]) test('carol ' + n, async ({ authedRequest }) => { await authedRequest.get('/whoami'); });
+});
+test('signed out', async ({ request }) => { expect((await request.get('/whoami')).status()).toBe(401); });
+`;
+
 /** The run's `multiauth:` lines (there must be one). */
 function summaryLines(result: InlineResult): string[] {
   return result.output.split('\n').filter((line) => line.startsWith('multiauth:'));
@@ -70,8 +82,10 @@ function rowsOf(text: string): string[] {
     .sort();
 }
 
-test('the line counts sign-ins, the cache and a re-sign-in with its reason; the timeline is in the output directory and the report', async ({ demoEnv }) => {
-  const first = await runInlineProject({ 'multiauth.yaml': MULTI_CONFIG, 'playwright.config.ts': CONFIG, 'users.spec.ts': USERS_SPEC }, { env: demoEnv });
+test('the line counts sign-ins, the cache, a re-sign-in with its reason and a failed sign-in once; the timeline is in the output directory and the report', async ({ demoEnv }) => {
+  expect(WRONG_CAROL_CONFIG).toContain('carol-WRONG-pw');
+  // carol's spec is written now and run only by the third run (a failed sign-in and its count).
+  const first = await runInlineProject({ 'multiauth.yaml': WRONG_CAROL_CONFIG, 'carol.spec.ts': CAROL_SPEC, 'playwright.config.ts': CONFIG, 'users.spec.ts': USERS_SPEC }, { env: demoEnv, args: ['users.spec.ts', 'timeline-teardown'] });
   expect(first.passed, first.output).toBe(4);
   expect(summaryLines(first)).toEqual([
     expect.stringMatching(/^multiauth: 3 users signed in \(\d+\.\d\d s\), 0 from the cache, 0 refreshed, 0 signed in again, 0 denials kept, 0 failed; timeline: test-results\/multiauth-timeline\.html$/),
@@ -94,37 +108,28 @@ test('the line counts sign-ins, the cache and a re-sign-in with its reason; the 
   expect(attached['multiauth-timeline.html']).toContain('<svg');
 
   // The same folder again: every session from the cache, nobody signed in.
-  const second = await runInlineProject({ 'playwright.config.ts': CONFIG, 'users.spec.ts': USERS_SPEC }, { env: demoEnv, dir: first.dir });
+  const second = await runInlineProject({ 'playwright.config.ts': CONFIG, 'users.spec.ts': USERS_SPEC }, { env: demoEnv, dir: first.dir, args: ['users.spec.ts', 'timeline-teardown'] });
   expect(second.passed, second.output).toBe(4);
   expect(summaryLines(second)).toEqual([expect.stringMatching(/^multiauth: 0 users signed in \(0\.00 s\), 3 from the cache, 0 refreshed, 0 signed in again, 0 denials kept, 0 failed; /)]);
   expect(rowsOf(readFileSync(join(first.dir, 'test-results', 'multiauth-timeline.txt'), 'utf8'))).toEqual(
     ['alice', 'bob', 'dave'].map((user) => `worker N | ${user} | from the cache`),
   );
 
-  // A session the server revoked: one re-sign-in, and why.
-  const third = await runInlineProject({ 'playwright.config.ts': CONFIG, 'revoked.spec.ts': REVOKED_SPEC }, { env: demoEnv, dir: first.dir, args: ['revoked.spec.ts', 'timeline-teardown'] });
-  expect(third.passed, third.output).toBe(2);
-  expect(summaryLines(third)).toEqual([expect.stringMatching(/^multiauth: 0 users signed in \(0\.00 s\), 1 from the cache, 0 refreshed, 1 signed in again \(status 401\), 0 denials kept, 0 failed; /)]);
-  expect(rowsOf(readFileSync(join(first.dir, 'test-results', 'multiauth-timeline.txt'), 'utf8'))).toEqual(['worker N | dave | from the cache', 'worker N | dave | signed in again (status 401)']);
+  // A session the server revoked: one re-sign-in, and why. Beside it, carol's wrong password:
+  // her three tests fail, her sign-in is tried and counted once, and her password shows nowhere.
+  const third = await runInlineProject({ 'playwright.config.ts': CONFIG, 'revoked.spec.ts': REVOKED_SPEC }, { env: demoEnv, dir: first.dir, args: ['revoked.spec.ts', 'carol.spec.ts', 'timeline-teardown'] });
+  expect(third.passed, third.output).toBe(3);
+  expect(third.failed, third.output).toBe(3);
+  expect(summaryLines(third)).toEqual([expect.stringMatching(/^multiauth: 0 users signed in \(0\.00 s\), 1 from the cache, 0 refreshed, 1 signed in again \(status 401\), 0 denials kept, 1 failed; /)]);
+  const thirdText = readFileSync(join(first.dir, 'test-results', 'multiauth-timeline.txt'), 'utf8');
+  expect(rowsOf(thirdText)).toEqual(['worker N | carol | failed (AUTH_HTTP_STATUS)', 'worker N | dave | from the cache', 'worker N | dave | signed in again (status 401)']);
+  expect(thirdText).toMatch(/carol +failed \(AUTH_HTTP_STATUS\)/);
+  expect(third.output).not.toContain('carol-WRONG-pw');
 });
 
-test('a failed sign-in is counted once; a run that signs nobody in prints no line', async ({ demoEnv }) => {
-  const config = MULTI_CONFIG.replace('password: carol-password', 'password: carol-WRONG-pw');
-  const spec = `
-import { test, expect } from 'playwright-multiauth';
-test.describe('carol', () => {
-  test.use({ authUser: 'carol' });
-  for (const n of [1, 2, 3]) test('carol ' + n, async ({ authedRequest }) => { await authedRequest.get('/whoami'); });
-});
-test('signed out', async ({ request }) => { expect((await request.get('/whoami')).status()).toBe(401); });
-`;
-  const failed = await runInlineProject({ 'multiauth.yaml': config, 'a.spec.ts': spec }, { env: demoEnv });
-  expect(failed.failed, failed.output).toBe(3);
-  expect(summaryLines(failed)).toEqual([expect.stringMatching(/^multiauth: 0 users signed in \(0\.00 s\), 0 from the cache, 0 refreshed, 0 signed in again, 0 denials kept, 1 failed; /)]);
-  expect(readFileSync(join(failed.dir, 'test-results', 'multiauth-timeline.txt'), 'utf8')).toMatch(/carol +failed \(AUTH_HTTP_STATUS\)/);
-  expect(failed.output).not.toContain('carol-WRONG-pw');
-
-  const none = await runInlineProject({ 'multiauth.yaml': config, 'a.spec.ts': spec }, { env: demoEnv, args: ['-g', 'signed out'] });
+// A failed sign-in's count is in the third run above, beside the revoked session.
+test('a run that signs nobody in prints no line and writes no timeline', async ({ demoEnv }) => {
+  const none = await runInlineProject({ 'multiauth.yaml': WRONG_CAROL_CONFIG, 'a.spec.ts': CAROL_SPEC }, { env: demoEnv, args: ['-g', 'signed out'] });
   expect(none.passed, none.output).toBe(1);
   expect(summaryLines(none)).toEqual([]);
   expect(existsSync(join(none.dir, 'test-results', 'multiauth-timeline.html'))).toBe(false);
