@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { PLAYWRIGHT_CLI, withoutRunnerVariables } from './child-playwright.js';
 import { CHROMIUM } from './chromium.js';
 import { ROOT } from './root.js';
+import { withoutEscapes } from '../../src/core/terminal-text.js';
 
 /** Result of running an inline project. */
 export interface InlineResult {
@@ -94,6 +95,8 @@ export interface ReportedTest {
   /** Playwright's outcome: `expected`, `unexpected`, `flaky` or `skipped`. */
   status: string;
   annotations: Array<{ type: string; description?: string }>;
+  /** The messages of the errors of its results (retries included), in order, without the colours' escapes. */
+  errors: string[];
 }
 
 /**
@@ -108,7 +111,7 @@ export function testsByProject(report: Pick<JsonReport, 'suites'>): Record<strin
   const found: Record<string, ReportedTest[]> = Object.create(null);
   const visit = (suite: JsonSuite): void => {
     for (const spec of suite.specs) {
-      for (const t of spec.tests) (found[t.projectName] ??= []).push({ title: spec.title, projectName: t.projectName, status: t.status, annotations: t.annotations });
+      for (const t of spec.tests) (found[t.projectName] ??= []).push({ title: spec.title, projectName: t.projectName, status: t.status, annotations: t.annotations, errors: t.results.flatMap((r) => r.errors).map((e) => withoutEscapes(e.message ?? '')) });
     }
     suite.suites?.forEach(visit);
   };
