@@ -49,9 +49,12 @@ test('4 shards × 4 users with the Redis store: 4 sign-ins; nothing in Redis in 
 });
 
 test('a Redis store without MULTIAUTH_CACHE_KEY refuses to start, unless plaintext is asked for', async ({ demoEnv }) => {
-  const refused = await shards({ ...demoEnv, MULTIAUTH_STORE: redis.url }, 1);
+  // Side by side, not one after the other: they share nothing (the plaintext one has a database of its own).
+  const [refused, plain] = await Promise.all([
+    shards({ ...demoEnv, MULTIAUTH_STORE: redis.url }, 1),
+    shards({ ...demoEnv, MULTIAUTH_STORE: `${redis.url.replace(/\/0$/, '/1')}`, MULTIAUTH_STORE_PLAINTEXT: '1' }, 1),
+  ]);
   expect(refused[0]?.failed).toBe(4);
   expect(refused[0]?.output).toContain('a Redis session store needs MULTIAUTH_CACHE_KEY');
-  const plain = await shards({ ...demoEnv, MULTIAUTH_STORE: `${redis.url.replace(/\/0$/, '/1')}`, MULTIAUTH_STORE_PLAINTEXT: '1' }, 1);
   expect(plain[0]?.failed, plain[0]?.output).toBe(0);
 });
