@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
-import { runInlineProject, testsByProject, type InlineResult, type ReportedTest } from '../support/inline-project.js';
+import { runInlineProject, scenarioProjectsConfig, testsByProject, type InlineResult, type ReportedTest } from '../support/inline-project.js';
 import { formLoginProcedure } from '../support/config-texts.js';
 import { startBrowserServer, type BrowserServer } from '../support/browser-server.js';
 
@@ -162,17 +162,8 @@ test.beforeAll(async () => {
   test.setTimeout(600_000);
   for (const name of NAMES) servers[name] = await startDemoServer();
   browser = await startBrowserServer();
-  const projects = NAMES.map((name) => `{ name: '${name}', testDir: '${name}', use: { baseURL: '${servers[name].url}', authConfig: '${name}/multiauth.yaml' } }`);
   const files: Record<string, string> = {
-    'playwright.config.ts': `
-import { defineConfig } from '@playwright/test';
-export default defineConfig({
-  outputDir: 'test-results',
-  reporter: [['json', { outputFile: 'report.json' }], ['list']],
-  use: { ${browser.useText} },
-  projects: [${projects.join(',\n    ')}],
-});
-`,
+    'playwright.config.ts': scenarioProjectsConfig(NAMES.map((name) => ({ name, url: servers[name].url })), browser.useText),
   };
   for (const name of NAMES) {
     const { url } = servers[name];

@@ -49,6 +49,27 @@ export default defineConfig({
 }
 
 /**
+ * `playwright.config.ts` of a child run with a project per scenario: each in its own folder, with
+ * its own demo server (`baseURL`) and `multiauth.yaml`, every worker using the browser `use` text
+ * gives (e.g. `startBrowserServer().useText`: one chromium for the whole run).
+ *
+ * @example
+ * files['playwright.config.ts'] = scenarioProjectsConfig([{ name: 'revoked', url: demo.url }], browser.useText);
+ */
+export function scenarioProjectsConfig(projects: ReadonlyArray<{ name: string; url: string }>, use: string): string {
+  const lines = projects.map(({ name, url }) => `{ name: '${name}', testDir: '${name}', use: { baseURL: '${url}', authConfig: '${name}/multiauth.yaml' } }`);
+  return `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  outputDir: 'test-results',
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  use: { ${use} },
+  projects: [${lines.join(',\n    ')}],
+});
+`;
+}
+
+/**
  * Writes a small Playwright project into a fresh folder under .tmp-inline/ (inside this package,
  * so its specs import 'playwright-multiauth' by self-reference: the built dist/, as users get it)
  * and runs it in a child process, as Playwright's own runInlineTest does. `wrap` is a command the
