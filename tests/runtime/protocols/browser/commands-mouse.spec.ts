@@ -21,6 +21,11 @@ test('click follows a link; doubleClick, clickAt and doubleClickAt hit the eleme
   expect(result.variables.title).toBe('Help');
 });
 
+test('storeTitle after a click that navigates waits for the new page to be parsed: its title, not an empty one', async ({ context, pages }) => {
+  const result = await run(context, op([c('open', `${pages.url}/slow-link.html`), c('click', 'id=slow'), c('storeTitle', 'title')]));
+  expect(result.variables.title).toBe('Slow');
+});
+
 test('mouseOver and mouseOut fire hover events', async ({ context, pages }) => {
   const result = await run(
     context,

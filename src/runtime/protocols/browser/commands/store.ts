@@ -46,6 +46,9 @@ export const STORE_COMMANDS: CommandRows = {
     async run(run, cmd) {
       const name = cmd.target || cmd.value;
       if (!name) throw new StepFailure('invalid', 'storeTitle needs a variable name in target');
+      // A click that navigates returns once the new page is committed, before its head is parsed;
+      // WebDriver, which recorded flows were made with, waits for the page to load after a click.
+      await run.page.waitForLoadState('domcontentloaded', { timeout: run.remaining() }).catch(() => undefined);
       run.vars.set(name, await run.page.title());
     },
   },
