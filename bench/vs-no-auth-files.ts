@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { BROWSER, sharedConfig, specs, usersOf, writeCommon, type Side, type SuiteShape } from './vs-setup-project-files.js';
+import { BROWSER, BROWSER_PATHS, sharedConfig, specs, usersOf, writeCommon, type Side, type SuiteShape } from './vs-setup-project-files.js';
 
 /** What one user of the no-auth side is handed: a Bearer token, or a browser's storage state file. */
 export type KnownSession = { token: string } | { storageState: string };
 
-const chromiumPath = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p): p is string => !!p && existsSync(p));
+const chromiumPath = [process.env.MULTIAUTH_BROWSER_PATH, ...BROWSER_PATHS].find((p): p is string => !!p && existsSync(p));
 
 /**
  * Every user's session, made once before the timed runs and never again: API users' tokens from the

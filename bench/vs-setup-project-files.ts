@@ -66,10 +66,12 @@ export default class FirstResult {
 `;
 
 /**
- * A config's line that finds Debian's Chromium (Playwright cannot download its own here): its old
+ * Where the sides find Debian's Chromium (Playwright cannot download its own here): its old
  * headless shell first, which is what Playwright runs headless with its own browsers.
  */
-export const BROWSER = `const executablePath = [process.env.MULTIAUTH_BROWSER_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));`;
+export const BROWSER_PATHS = ['/usr/lib/chromium/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+/** {@link BROWSER_PATHS} as a line of a side's config, `MULTIAUTH_BROWSER_PATH` first. */
+export const BROWSER = `const executablePath = [process.env.MULTIAUTH_BROWSER_PATH, ...${JSON.stringify(BROWSER_PATHS)}].find((p) => p && existsSync(p));`;
 
 /** What every side's config shares: the options of \`npm init playwright\`'s config that matter here. */
 export function sharedConfig(shape: SuiteShape): string {

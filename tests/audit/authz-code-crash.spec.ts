@@ -13,7 +13,6 @@ import { findLeaks } from './secrets.js';
 // (the code, `state`, the user's X-Api-Key, the provider's session cookie) on stderr.
 
 test.describe.configure({ timeout: 120_000 });
-const BROWSER = CHROMIUM;
 
 let provider: HostileProvider;
 test.beforeAll(async () => {
@@ -54,7 +53,7 @@ for (const [mode, message] of Object.entries(EXPECTED) as Array<[keyof typeof EX
     const config = { name: 'multiauth.yaml', text: readFileSync(join(logins[0]!.dir, 'multiauth.yaml'), 'utf8') };
     expect(findLeaks([config], [HOSTILE_SECRETS.password, HOSTILE_SECRETS.clientSecret, HOSTILE_SECRETS.apiKey])).toHaveLength(3);
 
-    const runs = await Promise.all(logins.map(({ args, dir }) => runCliAsync(args, { cwd: dir, env: { MULTIAUTH_BROWSER_PATH: BROWSER, FORCE_COLOR: '1' } })));
+    const runs = await Promise.all(logins.map(({ args, dir }) => runCliAsync(args, { cwd: dir, env: { MULTIAUTH_BROWSER_PATH: CHROMIUM, FORCE_COLOR: '1' } })));
     // Either login's `state` is a secret to the other's output as well.
     const states = logins.flatMap(({ tag }) => provider.statesOf(tag));
     for (const [i, run] of runs.entries()) {

@@ -16,7 +16,6 @@ test.afterAll(removeTempDirs);
 const COOKIES = ['cookie-secret-4711', 'theme-secret-0815'];
 /** The demo identity provider's authorization codes. */
 const DEMO_CODE = /code_[0-9a-f]{32}/;
-const BROWSER = CHROMIUM;
 
 function config(demoUrl: string): string {
   return `
@@ -56,7 +55,7 @@ users:
 test('validate --explain and login --json print no -b cookie, password or token; a browser step failing on a callback shows no code', async ({ demo }) => {
   const dir = tempDir();
   writeFileSync(join(dir, 'multiauth.yaml'), config(demo.url));
-  const env = { MULTIAUTH_BROWSER_PATH: BROWSER };
+  const env = { MULTIAUTH_BROWSER_PATH: CHROMIUM };
 
   const revealed = await runCliAsync(['login', 'alice', '--json', '--reveal'], { cwd: dir, env });
   expect(revealed.code, revealed.stderr).toBe(0);
