@@ -1,5 +1,5 @@
 import { MultiAuthError } from '../core/errors.js';
-import { cacheDirFor, configFile, digestNow, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
+import { cacheDirFor, carriedDigest, configFile, digestNow, quickConfigKey, readRunDigest, runId, writeRunDigest } from '../sessions/index.js';
 import { playwrightConfigDir } from './config-dir.js';
 import type { ProjectFiles } from './plain-test-import.js';
 import { lazyModule } from '../core/lazy-module.js';
@@ -146,10 +146,11 @@ export function matrixConfig(options: Pick<RoleMatrixOptions, 'config'>, baseDir
     if (digest) return { file, users: digest.users, ...(digest.access ? { access: digest.access } : {}), ...(digest.mail ? { mail: digest.mail } : {}) };
     // The same text, .env and referenced variables (the key) name the same users as in the last run:
     // the runner starts without a config opening of its own, which every run paid before any worker
-    // started. Left for this run unchecked, so that the first worker still opens and checks the config.
+    // started. Carried over checked only when that run's check found nothing to show (carriedDigest);
+    // else the run's first worker opens and checks the config again and shows its warnings.
     const earlier = key === undefined ? undefined : readRunDigest(cacheDir, key, undefined);
     if (earlier && key !== undefined) {
-      writeRunDigest(cacheDir, key, { ...earlier, run: runId(env), checked: false });
+      writeRunDigest(cacheDir, key, carriedDigest(earlier, runId(env)));
       return { file, users: earlier.users, ...(earlier.access ? { access: earlier.access } : {}), ...(earlier.mail ? { mail: earlier.mail } : {}) };
     }
     // Opened on first need only (here or in a child, as digestNow says), so that the workers that

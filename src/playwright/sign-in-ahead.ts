@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { lazyModule } from '../core/lazy-module.js';
 import { loadSignIn } from '../runtime/index.js';
 import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
 import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
@@ -37,7 +36,9 @@ const asked = new Map<string, Set<string>>();
  * passkey: those sign in in their workers, as before), only in a `playwright test` run that runs
  * tests here (not `--list`, `--ui`), only the projects `--project` chose, and only once the run's
  * first worker has started: Playwright has then started the `webServer` and run `globalSetup`,
- * so the application is up and its users exist. The config is opened meanwhile.
+ * so the application is up and its users exist. The config is opened meanwhile. Users whose
+ * cached sessions a test would take as they are get nothing: a run that finds every session cached
+ * loads no sign-in engine here, nor opens the config when the last run checked the same one.
  *
  * Returns at once; never throws and prints nothing but the config's warnings (once per run, as a
  * worker would): a sign-in that fails is remembered for the run as a worker's is, and the tests
@@ -77,12 +78,12 @@ export function aheadUsers(request: Pick<SignInAheadRequest, 'projects' | 'env' 
 async function ahead(request: SignInAheadRequest, users: string[], events: string): Promise<void> {
   const auth = new WorkerAuth({ configPath: request.file, baseDir: request.baseDir, env: request.env, events: { file: events, worker: AHEAD_WORKER, cached: false } });
   try {
-    const plan = await auth.plan();
-    const { signsInOverHttp } = await lazyModule<typeof import('../compile/index.js')>('../compile/index.js', () => import('../compile/index.js'));
-    const overHttp = users.filter((name) => {
-      const user = plan.users.find((u) => u.name === name);
-      return user !== undefined && signsInOverHttp(plan, user);
-    });
+    // From the run's digest when the config is unchanged since a run that checked it: a run whose
+    // sessions are all cached then neither opens the config nor loads the sign-in engine here,
+    // CPU the workers' start needs on a small machine.
+    const http = await auth.httpUsers(users);
+    const usable = await Promise.all(http.map((user) => auth.hasUsableSession(user).catch(() => false)));
+    const overHttp = http.filter((_, index) => !usable[index]);
     if (overHttp.length === 0) return;
     // What the sign-ins run is loaded while the workers start, not after.
     const [started] = await Promise.all([workerStarted(join(dirname(events), WORKER_STARTED)), loadSignIn().catch(() => undefined)]);

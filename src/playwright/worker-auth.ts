@@ -220,6 +220,32 @@ export class WorkerAuth {
   }
 
   /**
+   * Whether a test of `user` would take a session as it is, with no sign-in, refresh or check:
+   * one in the cache, not close to expiry, checked in this run when the user has a check (or a
+   * user without a procedure). The runner's sign-in ahead leaves such users alone.
+   *
+   * @example
+   * if (!(await auth.hasUsableSession('alice'))) await auth.prepare('alice');
+   */
+  async hasUsableSession(user: string): Promise<boolean> {
+    const digest = await this.digestOrOpen();
+    if (digest.staticUsers.includes(user)) return true;
+    return (await this.store()).hasUsable(user);
+  }
+
+  /**
+   * The users among `users` who sign in with HTTP requests alone (no browser, mail or passkey),
+   * from the run's digest when one is checked, else from opening the config.
+   *
+   * @example
+   * await auth.httpUsers(['alice', 'web-1']); // ['alice']
+   */
+  async httpUsers(users: readonly string[]): Promise<string[]> {
+    const digest = await this.digestOrOpen();
+    return users.filter((user) => digest.httpUsers.includes(user));
+  }
+
+  /**
    * Makes sure the store holds a session of `user`, signing in (once across the run's processes)
    * when none is cached or it is close to expiry: the runner's sign-in ahead. Nothing is completed
    * with the config's credentials nor registered for masking here: the tests' workers do that when
@@ -418,12 +444,20 @@ export class WorkerAuth {
     return this.sessions;
   }
 
-  /** The checked digest another worker of this run left, or this worker's own opening of the config. */
+  /**
+   * The checked digest another process of this run left (or the last run's, carried over checked:
+   * `carriedDigest`), or this worker's own opening of the config. With a digest no process of the
+   * run may have opened the config, so the first to take one tidies the cache as an opening would.
+   */
   private async digestOrOpen(): Promise<RunDigest> {
     if (this.digest) return this.digest;
-    const { cacheDir, key } = this.locate();
+    const { file, cacheDir, key } = this.locate();
     const found = key === undefined ? undefined : readRunDigest(cacheDir, key, runId(this.options.env));
-    if (found?.checked) return (this.digest = found);
+    if (found?.checked) {
+      this.digest = found;
+      await this.tidy(file, cacheDir, found).catch(() => undefined);
+      return found;
+    }
     const opened = await this.open();
     return (this.digest ??= digestOf(opened, runId(this.options.env), true));
   }

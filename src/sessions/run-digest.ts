@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ownFile } from '../core/call-site.js';
 import { readRegularFile } from '../core/regular-file.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
@@ -48,6 +50,12 @@ export interface RunDigest {
   access?: { users: string[]; requests: string[] };
   /** The config's mail source (`mail`), when it has one: `mailSink()` reads the sink's ports from it while `playwright.config.ts` loads. */
   mail?: MailSource;
+  /** Users who sign in (and refresh) with HTTP requests alone: what the runner's sign-in ahead may sign in. */
+  httpUsers: string[];
+  /** How many warnings the opening found (shown once per run by the process that opened the config). */
+  warnings: number;
+  /** The package build that wrote it ({@link packageBuild}): another version may check the same text otherwise. */
+  build: string;
   /** Whether the plan passed `checkPlan` and `preflight` too (the fixtures' opening), not only compiled (the role matrix's). */
   checked: boolean;
 }
@@ -78,6 +86,46 @@ export function quickConfigKey(file: string, env: Record<string, string | undefi
   const hash = createHash('sha256').update('multiauth-run-digest-1\0').update(text).update('\0').update(dotenv);
   for (const name of names) hash.update(`\0${name}\0${env[name] === undefined ? '\u0001unset' : env[name]}`);
   return hash.digest('hex');
+}
+
+let build: string | undefined;
+
+/**
+ * This copy of the package: its version and when its modules were written (a rebuild of the same
+ * version is another build). A digest written by another build is not taken as checked.
+ *
+ * @example
+ * packageBuild(); // '0.1.0:1795870000000'
+ */
+export function packageBuild(): string {
+  if (build !== undefined) return build;
+  let version: unknown = '';
+  let written = 0;
+  try {
+    const self = ownFile();
+    written = statSync(self).mtimeMs;
+    // The same relative path from src/sessions and dist/sessions.
+    version = (JSON.parse(readFileSync(join(dirname(self), '..', '..', 'package.json'), 'utf8')) as { version?: unknown }).version;
+  } catch {
+    // No manifest beside the modules: the modules' time alone tells builds apart.
+  }
+  return (build = `${typeof version === 'string' ? version.slice(0, 100) : ''}:${written}`);
+}
+
+/**
+ * The digest of the last run for a config whose key ({@link quickConfigKey}: its text, .env and
+ * referenced variables) this run shares, for this run: still checked when that run's opening
+ * checked it, found no warning to show, and ran this build. Opening it again would give the same
+ * plan and the same (no) issues, so no process of this run opens it until a sign-in needs the plan.
+ * Otherwise unchecked: the run's first worker (or the runner's sign-in ahead) opens and checks it
+ * and shows its warnings.
+ *
+ * @example
+ * writeRunDigest(cacheDir, key, carriedDigest(earlier, runId(env)));
+ */
+export function carriedDigest(earlier: RunDigest, run: string): RunDigest {
+  const checked = earlier.checked && earlier.warnings === 0 && earlier.build === packageBuild();
+  return { ...earlier, run, checked };
 }
 
 function digestPath(cacheDir: string, key: string): string {
@@ -127,6 +175,7 @@ function isDigest(data: unknown): data is RunDigest {
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
     && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean'
+    && strings(d.httpUsers) && Number.isInteger(d.warnings) && (d.warnings as number) >= 0 && typeof d.build === 'string' && d.build.length <= 200
     && (d.access === undefined || (typeof d.access === 'object' && d.access !== null && strings((d.access as Record<string, unknown>).users) && strings((d.access as Record<string, unknown>).requests)))
     && (d.mail === undefined || isMailSource(d.mail));
 }
@@ -163,7 +212,7 @@ function isReauthRules(value: unknown): boolean {
  * @example
  * writeRunDigest(cacheDir, key, digestOf(openConfig(options), runId(env), true));
  */
-export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>, run: string, checked: boolean): RunDigest {
+export function digestOf({ loaded, plan, warnings, httpUsers }: Pick<OpenedConfig, 'loaded' | 'plan' | 'warnings' | 'httpUsers'>, run: string, checked: boolean): RunDigest {
   return {
     run,
     contentHash: loaded.contentHash,
@@ -179,6 +228,9 @@ export function digestOf({ loaded, plan }: Pick<OpenedConfig, 'loaded' | 'plan'>
     origins: planOrigins(plan),
     ...(plan.access ? { access: { users: [...plan.access.users], requests: plan.access.requests.map((request) => request.name) } } : {}),
     ...(mailOf(plan) ? { mail: mailOf(plan) } : {}),
+    httpUsers: [...httpUsers],
+    warnings: warnings.length,
+    build: packageBuild(),
     checked,
   };
 }

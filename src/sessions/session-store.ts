@@ -118,6 +118,20 @@ export class SessionStore {
   }
 
   /**
+   * Whether {@link get} would give `user` a session with no sign-in, refresh or check: one in this
+   * process's memo or the cache, not close to expiry, checked in this run when the user has a check.
+   * A user whose sessions stay in memory has none before its first sign-in here.
+   */
+  async hasUsable(user: string): Promise<boolean> {
+    const memo = this.memo.get(user);
+    if (memo && !needsRefresh(memo, this.now())) return true;
+    if (await this.memoryOnly(user)) return false;
+    const key = this.keyOf(user);
+    const slot = this.backend.slot(user, key);
+    return this.usableCached(user, slot, await this.backend.read(slot, key));
+  }
+
+  /**
    * A new session for a user whose session `dead` a server refused (HTTP 401), once across the
    * processes: under the lock, a session another process made since is taken as it is; else, when
    * the user has a check, the cached session is checked (a 401 that was about something else keeps
@@ -251,7 +265,7 @@ export class SessionStore {
     const at = this.now();
     const started = performance.now();
     const cached = await this.backend.read(slot, key);
-    if (cached && !needsRefresh(cached, this.now()) && (!this.checks(user) || (await this.checkedInRun(slot, cached)))) return this.fromCache(user, at, started, cached);
+    if (cached && (await this.usableCached(user, slot, cached))) return this.fromCache(user, at, started, cached);
     const remembered = run === undefined ? undefined : await this.backend.readFailure(slot, run);
     if (remembered) throw remembered;
 
@@ -319,6 +333,11 @@ export class SessionStore {
     }
     await this.backend.markChecked(slot, this.options.run as string, session);
     return true;
+  }
+
+  /** A cached session taken as it is: not close to expiry, and checked in this run when the user has a check. */
+  private async usableCached(user: string, slot: string, cached: SignInResult | undefined): Promise<boolean> {
+    return cached !== undefined && !needsRefresh(cached, this.now()) && (!this.checks(user) || (await this.checkedInRun(slot, cached)));
   }
 
   private checkedInRun(slot: string, session: SignInResult): Promise<boolean> {
