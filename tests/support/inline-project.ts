@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { dirname, join } from 'node:path';
 import { PLAYWRIGHT_CLI, withoutRunnerVariables } from './child-playwright.js';
 import { CHROMIUM } from './chromium.js';
-import { ROOT } from './root.js';
+import { inlineBase } from './inline-package.js';
 import { withoutEscapes } from '../../src/core/terminal-text.js';
 
 /** Result of running an inline project. */
@@ -70,9 +70,9 @@ export default defineConfig({
 }
 
 /**
- * Writes a small Playwright project into a fresh folder under .tmp-inline/ (inside this package,
- * so its specs import 'playwright-multiauth' by self-reference: the built dist/, as users get it)
- * and runs it in a child process, as Playwright's own runInlineTest does. `wrap` is a command the
+ * Writes a small Playwright project into a fresh folder of {@link inlineBase} (under .tmp-inline/,
+ * where the built package is installed under node_modules, as users get it) and runs it in a child
+ * process, as Playwright's own runInlineTest does. `wrap` is a command the
  * run is started through (e.g. `unshare --pid --fork --mount-proc`, as in a container). Two
  * workers are asked for on the command line unless `workersFromConfig` leaves them to the config.
  */
@@ -80,9 +80,7 @@ export async function runInlineProject(
   files: Record<string, string>,
   options: { env?: Record<string, string>; args?: string[]; dir?: string; wrap?: string[]; workersFromConfig?: boolean } = {},
 ): Promise<InlineResult> {
-  const base = join(ROOT, '.tmp-inline');
-  mkdirSync(base, { recursive: true });
-  const dir = options.dir ?? mkdtempSync(join(base, 'p-'));
+  const dir = options.dir ?? mkdtempSync(join(inlineBase(), 'p-'));
   for (const [name, text] of Object.entries({ 'playwright.config.ts': inlineConfig(), ...files })) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
