@@ -1,8 +1,9 @@
 import { createClient } from '@redis/client';
-import { test, expect } from './support.js';
+import { test, expect, MULTI_CONFIG } from './support.js';
 import { startRedis, type RedisServer } from '../support/servers/redis.js';
+import { runInlineProject, testsByProject } from '../support/inline-project.js';
 import { cacheKey, JWT, shards, totalSignIns } from './support/shards.js';
-import { WHOAMI_USERS } from './support/whoami-users-spec.js';
+import { WHOAMI_USERS, WHOAMI_USERS_SPEC } from './support/whoami-users-spec.js';
 
 // Issue 18, the Redis store: four shards share one sign-in per user (support/shards.ts). The locks,
 // rotation and bundles are files of their own (shard-*.spec.ts). Each test has its own Redis
@@ -51,10 +52,17 @@ test('4 shards × 4 users with the Redis store: 4 sign-ins; nothing in Redis in 
 test('a Redis store without MULTIAUTH_CACHE_KEY refuses to start, unless plaintext is asked for', async ({ demoEnv }) => {
   // Side by side, not one after the other: they share nothing (the plaintext one has a database of its own).
   const [refused, plain] = await Promise.all([
-    shards({ ...demoEnv, MULTIAUTH_STORE: redis.url }, 1),
+    // Declared to fail (test.fail), each test of the refused shard fails in the same worker: an
+    // unexpected failure would start a new worker process for each of the four.
+    runInlineProject({ 'multiauth.yaml': MULTI_CONFIG, 'shard.spec.ts': WHOAMI_USERS_SPEC.replace('test(user,', 'test.fail(user,') }, { env: { ...demoEnv, MULTIAUTH_STORE: redis.url } }),
     shards({ ...demoEnv, MULTIAUTH_STORE: `${redis.url.replace(/\/0$/, '/1')}`, MULTIAUTH_STORE_PLAINTEXT: '1' }, 1),
   ]);
-  expect(refused[0]?.failed).toBe(4);
-  expect(refused[0]?.output).toContain('a Redis session store needs MULTIAUTH_CACHE_KEY');
+  const refusedTests = Object.values(testsByProject(refused.report)).flat();
+  expect(refusedTests.map((t) => t.title).sort(), refused.output).toEqual([...WHOAMI_USERS].sort());
+  for (const failed of refusedTests) {
+    // Each failed as declared (Playwright's "expected"), with the store's refusal.
+    expect(failed.status, refused.output).toBe('expected');
+    expect(failed.errors.join('\n')).toContain('a Redis session store needs MULTIAUTH_CACHE_KEY');
+  }
   expect(plain[0]?.failed, plain[0]?.output).toBe(0);
 });

@@ -5,6 +5,7 @@ import { aheadUsers } from '../../src/playwright/sign-in-ahead.js';
 import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/root.js';
 import { inlineConfig, runInlineProject } from '../support/inline-project.js';
+import { startBrowserServer } from '../support/browser-server.js';
 
 const projects = ['alice', 'bob', 'carol'].map((user) => ({ user, name: `api-${user}` }));
 const run = (...args: string[]) => ['node', '/x/node_modules/@playwright/test/cli.js', 'test', ...args];
@@ -33,6 +34,8 @@ test('the runner signs the HTTP users in once its first worker started; a browse
   test.setTimeout(120_000);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Both workers' pages and dave's sign-in connect to one chromium rather than launching one each.
+  const browser = await startBrowserServer();
   const token = (user: string, password: string) => `  - { name: ${user}, procedure: token, credentials: { username: ${user}, password: ${password} } }`;
   const result = await runInlineProject(
     {
@@ -41,7 +44,7 @@ test('the runner signs the HTTP users in once its first worker started; a browse
   projects: [
     ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /user\\.spec\\.ts/ }, { workers: 2 }),
     { name: 'counts', testMatch: /counts\\.spec\\.ts/, dependencies: ['api-alice', 'api-carol', 'api-dave'] },
-  ],`),
+  ],`).replace('use: {', `use: { ${browser.useText}`),
       'multiauth.yaml': `procedures:
   - name: token
     operations:
@@ -90,7 +93,7 @@ test('counts', async ({ request }) => {
 `,
     },
     { env: { DEMO_URL: url } },
-  );
+  ).finally(() => browser.stop());
   const { output, dir } = result;
   // bob's two tests fail with the runner's remembered failure; everyone else's pass.
   expect({ passed: result.passed, failed: result.failed }, output).toEqual({ passed: 7, failed: 2 });

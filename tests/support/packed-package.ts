@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './root.js';
 import { withoutRunnerVariables } from './child-playwright.js';
@@ -187,10 +187,12 @@ async function toolchainOnce(): Promise<string> {
 const MAX_SEEDED = 50;
 
 /**
- * Copies `names` (from {@link PINNED}) and what they depend on into `project/node_modules`, from the
- * run's toolchain install, as a project that already has them installed. npm, finding them there
- * and satisfying the project's ranges without a lockfile, keeps them (it starts from the installed
- * tree) and installs only the rest.
+ * Copies `names` (from {@link PINNED}) and what they depend on into `project/node_modules`, with
+ * their `node_modules/.bin` links, from the run's toolchain install, as a project that already has
+ * them installed. npm, finding them there and satisfying the project's ranges without a lockfile,
+ * keeps them (it starts from the installed tree) and installs only the rest; a package whose bin
+ * link is missing it extracts again (Playwright Test and TypeScript: most of an install's time), and
+ * so does it for a package named on its command line: the ranges belong in the project's manifest.
  *
  * @example
  * await seedToolchain(project, ['@playwright/test']);
@@ -209,5 +211,13 @@ export async function seedToolchain(project: string, names: string[]): Promise<v
     const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
     todo.push(...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}));
     cpSync(from, join(project, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
+  }
+  // The links are relative (../typescript/bin/tsc): copied as they are, they point into the project.
+  const bins = join(modules, '.bin');
+  for (const link of existsSync(bins) ? readdirSync(bins) : []) {
+    const target = readlinkSync(join(bins, link));
+    if (![...seen].some((name) => target.startsWith(`../${name}/`))) continue;
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+    if (!existsSync(join(project, 'node_modules', '.bin', link))) symlinkSync(target, join(project, 'node_modules', '.bin', link));
   }
 }
