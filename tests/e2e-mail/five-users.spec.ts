@@ -58,7 +58,8 @@ test('five users at once each get their own code, an older code in the inbox is 
   expect(demo.counters.endpoints['GET /t/click']).toBe(1);
   expect(demo.counters.endpoints['GET /magic-link/verify']).toBe(1);
 
-  const second = await runInlineProject(files, { env: { DEMO_URL: demo.url }, args: ['--workers=5'], dir: first.dir });
+  // Nothing signs in any more, so nothing happens at once: one worker reads the seven sessions (four worker starts fewer, issue 36).
+  const second = await runInlineProject(files, { env: { DEMO_URL: demo.url }, args: ['--workers=1'], dir: first.dir });
   expect(second.exitCode, second.output).toBe(0);
   expect(second.passed).toBe(7);
   expect(demo.counters.signIns).toEqual({ alice: 1, bob: 1, carol: 1, dave: 1, erin: 1, tina: 2 });
