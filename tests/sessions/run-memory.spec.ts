@@ -15,11 +15,11 @@ import { makeSession } from './support/make-session.js';
 
 test.afterAll(() => removeTempDirs());
 
-const PRINT = join(import.meta.dirname, 'support', 'print-run-id.ts');
+const PRINT = join(import.meta.dirname, 'support', 'print-run-id.mjs');
 
 /** `runId` in a fresh node process, in its own PID namespace when `container`. */
 function runIdOf(env: Record<string, string>, container = false): { pid: number; run: string } {
-  const node = [process.execPath, '--import', 'tsx', PRINT];
+  const node = [process.execPath, PRINT];
   const [program, ...args] = (container ? ['unshare', '--pid', '--fork', '--mount-proc', ...node] : node) as [string, ...string[]];
   const clean = withoutRunnerVariables(process.env);
   delete clean.MULTIAUTH_RUN_ID;

@@ -17,7 +17,7 @@ export const QUICK_LANE_LEAVES_OUT: Record<string, string> = {
   'compile/curl/parity.spec.ts': 'curl',
   'sessions/redis-backend.spec.ts': 'redis-server',
   'sessions/refused-refresh.spec.ts': 'redis-server',
-  // Eight node processes at a time, each compiling through tsx: minutes on a loaded machine.
+  // Eight node processes at a time racing for a lock, and a holder killed to see its 2 s stale lock taken over.
   'sessions/session-store.spec.ts': 'node children racing for a lock',
   'sessions/run-memory.spec.ts': 'node children, one in its own PID namespace',
   'runtime/mail/maildev.spec.ts': 'maildev, a node child',

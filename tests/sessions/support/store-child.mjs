@@ -1,15 +1,32 @@
 // A stand-in Playwright worker: asks a shared SessionStore for a user's session, signing in through
 // a counting HTTP server, and prints how it got it. Args: dir scopeKey user signInUrl [holdMs] [ttlMs]
+// Plain JavaScript on the built dist/ (what a worker runs too): through tsx, each of the test's
+// stand-ins spent most of its start compiling src/, and eight of them start at once.
 import { request } from 'undici';
 // The store's own module, not the layer's front door (which also brings openConfig and the whole
 // config pipeline): a stand-in worker must start as fast as the store alone lets it.
-import { SessionStore } from '../../../src/sessions/session-store.js';
-import { makeSession } from './make-session.js';
+import { SessionStore } from '../../../dist/sessions/session-store.js';
 
-const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2) as string[];
+const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2);
 const ttl = ttlMs ? Number(ttlMs) : undefined;
 
-async function call(kind: string): Promise<string> {
+/** The session makeSession (./make-session.ts) makes, kept in step by hand: this file is not compiled. */
+function makeSession(u, token, expiresAt) {
+  return {
+    user: u,
+    headers: { Authorization: [`Bearer ${token}`] },
+    cookies: [],
+    query: {},
+    body: { set: {} },
+    origins: [],
+    createdAt: Date.now(),
+    expiresAt,
+    variables: { token },
+    origin: 'signed-in',
+  };
+}
+
+async function call(kind) {
   const res = await request(`${url}/${kind}/${user}`, { method: 'POST' });
   const token = await res.body.text();
   await new Promise((r) => setTimeout(r, Number(holdMs)));
@@ -17,11 +34,11 @@ async function call(kind: string): Promise<string> {
 }
 
 const store = new SessionStore(
-  { dir: dir!, scopeKey: scopeKey!, lock: { staleMs: 2_000, waitMs: 30_000 } },
+  { dir, scopeKey, lock: { staleMs: 2_000, waitMs: 30_000 } },
   {
     signIn: async (u) => makeSession(u, await call('signin'), ttl === undefined ? null : Date.now() + ttl),
     refresh: async (s) => ({ ...makeSession(s.user, await call('refresh'), ttl === undefined ? null : Date.now() + ttl), origin: 'refreshed' }),
   },
 );
-const { session, source } = await store.get(user!);
+const { session, source } = await store.get(user);
 process.stdout.write(JSON.stringify({ source, token: session.variables.token }) + '\n');
