@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import { test, expect } from '@playwright/test';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
 import { inlineConfig, projectResults, runInlineProject, type InlineResult, type ProjectResult } from '../support/inline-project.js';
+import { inlineBase } from '../support/inline-package.js';
 import { startRedis, type RedisServer } from '../support/servers/redis.js';
-import { ROOT } from '../support/root.js';
 import { enrolPasskey, passkeyLoginProject, serverCounter, testPasskey, type TestPasskey } from '../support/passkey-keys.js';
 import { findLeaks, outputFiles, type OutputFile } from '../audit/secrets.js';
 import { sealerFromEnv } from '../../src/sessions/seal.js';
@@ -108,8 +108,7 @@ const PLAYWRIGHT_CONFIG = inlineConfig(`projects: [
 
 /** A fresh folder for the two runs: the second run reads the stores the first one left. */
 function runDir(): string {
-  mkdirSync(join(ROOT, '.tmp-inline'), { recursive: true });
-  return mkdtempSync(join(ROOT, '.tmp-inline', 'passkeys-'));
+  return mkdtempSync(join(inlineBase(), 'passkeys-'));
 }
 
 /** Environment of the runs: every run signs in afresh, so the counters come from the passkey records, not from sessions. */

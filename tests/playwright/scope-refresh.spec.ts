@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { test, expect, MULTI_CONFIG, type EchoServer } from './support.js';
 import { projectResults, runInlineProject, type ProjectResult } from '../support/inline-project.js';
+import { inlineBase } from '../support/inline-package.js';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
-import { ROOT } from '../support/root.js';
 import { CHROMIUM } from '../support/chromium.js';
 import { digestOf, openConfig, sessionFilePath } from '../../src/sessions/index.js';
 
@@ -36,8 +36,7 @@ test('${user} stays in scope', async ({ page }) => {
 `;
   // The run's folder, written before the run: what a worker killed mid sign-in leaves is in the
   // lock project's cache (.auth/ beside its config), the lock directory no longer refreshed.
-  mkdirSync(join(ROOT, '.tmp-inline'), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, '.tmp-inline', 'p-'));
+  const dir = mkdtempSync(join(inlineBase(), 'p-'));
   const lockConfig = MULTI_CONFIG.replaceAll('${DEMO_URL}', own.lock.url);
   mkdirSync(join(dir, 'lock'), { recursive: true });
   writeFileSync(join(dir, 'lock', 'multiauth.yaml'), lockConfig);

@@ -81,7 +81,10 @@ export async function runInlineProject(
   options: { env?: Record<string, string>; args?: string[]; dir?: string; wrap?: string[]; workersFromConfig?: boolean } = {},
 ): Promise<InlineResult> {
   const dir = options.dir ?? mkdtempSync(join(inlineBase(), 'p-'));
-  for (const [name, text] of Object.entries({ 'playwright.config.ts': inlineConfig(), ...files })) {
+  // Its own package.json: Playwright's default output folder is beside the nearest one, which
+  // would otherwise be the one every child run of inlineBase() shares (a race: ENOENT on mkdir).
+  const defaults = { 'package.json': JSON.stringify({ private: true, type: 'module' }), 'playwright.config.ts': inlineConfig() };
+  for (const [name, text] of Object.entries({ ...defaults, ...files })) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
