@@ -8,7 +8,8 @@ bash scripts/ensure-deps.sh
 bash scripts/check-layers.sh
 npm run build --silent
 npx tsc -p tsconfig.json --noEmit
-# The run ends naming its ten slowest files and any over 90 s (tests/support/file-times-reporter.ts).
-# MULTIAUTH_FILE_BUDGET_S=90 makes a file over it fail the run; not the default until the slow
-# files are cut (issue 36): three files beside the known ones pass 90 s on this machine today.
+# The run ends naming its ten slowest files and fails when one of them took more than 90 s
+# (tests/support/file-times-reporter.ts), so the suite cannot drift back unnoticed (issue 36).
+# MULTIAUTH_FILE_BUDGET_S=0 turns the check off on a machine loaded by other work.
+export MULTIAUTH_FILE_BUDGET_S="${MULTIAUTH_FILE_BUDGET_S:-90}"
 npx playwright test "$@"
