@@ -24,7 +24,7 @@ export { userCacheKey } from './user-key.js';
 export { withFileLock, type FileLockOptions } from './lock.js';
 export { configFile, type ConfigFileOptions } from './config-file.js';
 export { firstInRun } from './first-in-run.js';
-export { carriedDigest, digestOf, packageBuild, quickConfigKey, readRunDigest, writeRunDigest, type RunDigest } from './run-digest.js';
+export { carriedDigest, digestOf, quickConfigKey, readRunDigest, writeRunDigest, type RunDigest } from './run-digest.js';
 export { runId, shareRunId } from './run-id.js';
 export type { Denial } from './denials.js';
 export type { OpenConfigOptions, OpenedConfig } from './open-config.js';
