@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './root.js';
 
@@ -15,7 +15,9 @@ let base: string | undefined;
  * Named after the build (dist/index.js's inode and time), so a rebuild gets a fresh folder and
  * processes of one run share one; made under a temporary name and renamed into place, so two
  * workers that make it at once never see half of it. The package's dependencies and
- * `@playwright/test` resolve from this repository's node_modules, above it.
+ * `@playwright/test` resolve from this repository's node_modules, above it. Each project in it has
+ * a package.json of its own (`runInlineProject` writes one): an ES module scope with another name,
+ * so 'playwright-multiauth' is no self-reference there.
  *
  * @example
  * const dir = mkdtempSync(join(inlineBase(), 'p-'));
@@ -40,9 +42,6 @@ export function inlineBase(): string {
     if (statSync(join(ROOT, entry)).isDirectory()) linkTree(join(ROOT, entry), join(target, entry));
     else linkSync(join(ROOT, entry), join(target, entry));
   }
-  // Its own package scope: the projects are ES modules as under the repository's package.json,
-  // and 'playwright-multiauth' is no self-reference from here.
-  writeFileSync(join(making, 'package.json'), JSON.stringify({ name: 'multiauth-inline-projects', private: true, type: 'module' }));
   try {
     renameSync(making, wanted);
     removeStale(wanted);

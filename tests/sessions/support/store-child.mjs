@@ -6,24 +6,14 @@ import { request } from 'undici';
 // The store's own module, not the layer's front door (which also brings openConfig and the whole
 // config pipeline): a stand-in worker must start as fast as the store alone lets it.
 import { SessionStore } from '../../../dist/sessions/session-store.js';
+import { emptySession } from '../../../dist/runtime/session/apply.js';
 
 const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2);
 const ttl = ttlMs ? Number(ttlMs) : undefined;
 
-/** The session makeSession (./make-session.ts) makes, kept in step by hand: this file is not compiled. */
+/** The session ./make-session.ts makes (this file is not compiled): the runtime's empty session holding a Bearer `token`. */
 function makeSession(u, token, expiresAt) {
-  return {
-    user: u,
-    headers: { Authorization: [`Bearer ${token}`] },
-    cookies: [],
-    query: {},
-    body: { set: {} },
-    origins: [],
-    createdAt: Date.now(),
-    expiresAt,
-    variables: { token },
-    origin: 'signed-in',
-  };
+  return { ...emptySession(u, Date.now()), headers: { Authorization: [`Bearer ${token}`] }, expiresAt, variables: { token } };
 }
 
 async function call(kind) {
