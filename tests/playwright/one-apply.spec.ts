@@ -5,7 +5,7 @@ import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/ind
 import { route } from '../../fixtures/demo-server/route.js';
 import { applySession } from '../../src/runtime/session/apply.js';
 import type { Session } from '../../src/runtime/session/session.js';
-import { runCliAsync as multiauth } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { runInlineProject } from '../support/inline-project.js';
 import { CHROMIUM } from '../support/chromium.js';
@@ -139,14 +139,16 @@ test.afterAll(async () => demo?.stop());
 test('authedRequest, the page and a script using `login --json` send what applySession decides, identically', async () => {
   const result = await runInlineProject(
     { 'playwright.config.ts': PLAYWRIGHT_CONFIG, 'multiauth.yaml': CONFIG, 'alice.spec.ts': spec('alice'), 'bob.spec.ts': spec('bob') },
-    { env: { DEMO_URL: demo.url } },
+    // One worker: each project starts its own, and nothing here is about several at once.
+    { env: { DEMO_URL: demo.url }, args: ['--workers=1'] },
   );
   expect(result.output).toContain('4 passed');
 
   const { file, remove } = writeTempConfig(CONFIG.replaceAll('${DEMO_URL}', demo.url));
   try {
     for (const user of ['alice', 'bob']) {
-      const run = await multiauth(['login', user, '-c', file, '--json', '--reveal']);
+      // In process: what `login --json` prints is the point here, not the process (tests/cli has the bin's).
+      const run = await runMain(['login', user, '-c', file, '--json', '--reveal'], { cwd: process.cwd() });
       expect(run.stderr).toBe('');
       const printed = JSON.parse(run.stdout) as Pick<Session, 'user' | 'headers' | 'cookies' | 'query' | 'body' | 'expiresAt'>;
       const session: Session = { ...printed, origins: [], createdAt: Date.now(), variables: {}, origin: 'signed-in' };
