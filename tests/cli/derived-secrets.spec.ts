@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { readBody, sendJson, startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 
@@ -55,7 +55,7 @@ users:
   try {
     for (const json of [[], ['--json']]) {
       received.length = 0;
-      const run = await runCliAsync(['login', 'alice', '-c', file, ...json]);
+      const run = await runMain(['login', 'alice', '-c', file, ...json]);
       expect(run.code, run.stderr).toBe(1);
       const output = run.stdout + run.stderr;
       expect(output).toContain('[AUTH_HTTP_STATUS]');
@@ -92,7 +92,7 @@ users:
 `);
   try {
     received.length = 0;
-    const run = await runCliAsync(['login', 'tina', '-c', file]);
+    const run = await runMain(['login', 'tina', '-c', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('procedures[0].operations[0].body.otp: totp(): the secret is not base32');
     expect(run.stderr).toContain('user "tina", procedure "login", step 1');

@@ -1,4 +1,4 @@
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { test, expect } from '../support/demo.js';
 
@@ -33,7 +33,7 @@ users:
   const { file, remove } = writeTempConfig(config);
   try {
     for (const reveal of [[], ['--reveal']]) {
-      const run = await runCliAsync(['login', 'dave', '-c', file, '--verbose', ...reveal]);
+      const run = await runMain(['login', 'dave', '-c', file, '--verbose', ...reveal]);
       expect(run.code, run.stderr).toBe(0);
       const lines = run.stderr.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^step 1 \(http\) of procedure "token-then-form": \d+ ms$/);
@@ -63,7 +63,7 @@ presets:
     users: [{ username: alice, password: not-her-password }]
 `);
   try {
-    const run = await runCliAsync(['login', 'alice', '-c', file, '-v']);
+    const run = await runMain(['login', 'alice', '-c', file, '-v']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^step 1 \(http\) of procedure "preset\[0\]:http": failed after \d+ ms\n  POST \S+\/auth\/token -> 401\nthe server answered HTTP 401/);
     expect(run.stderr).not.toContain('not-her-password');
@@ -93,7 +93,7 @@ users:
     procedure: post-only
 `);
   try {
-    const run = await runCliAsync(['login', 'alice', '-c', file, '--verbose']);
+    const run = await runMain(['login', 'alice', '-c', file, '--verbose']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`^step 1 \\(http\\) of procedure "post-only": failed after \\d+ ms\\n  POST ${demo.url}/refusing/login -> 200\\n`));
     expect(run.stderr).toContain('Please enter the correct username and password');

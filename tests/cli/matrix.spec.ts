@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { STACK_FRAME } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { test, expect } from '../support/demo.js';
@@ -19,7 +20,7 @@ function brokenConfig(): string {
 
 test('the example: every cell as expected, each user signed in once, exit 0; --json gives the observed matrix without secrets', async ({ demo }) => {
   demo.clear();
-  const run = await runCliAsync(['matrix', '-c', EXAMPLE, '--json'], { env: { DEMO_URL: demo.url } });
+  const run = await runMain(['matrix', '-c', EXAMPLE, '--json'], { env: { DEMO_URL: demo.url } });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   const observed = JSON.parse(run.stdout) as { ok: boolean; users: string[]; requests: string[]; cells: Record<string, Record<string, unknown>>; problems: string[] };
@@ -45,7 +46,7 @@ test('the broken rule is an unexpected allow: marked in the table, one sentence 
   demo.clear();
   const { file, remove } = writeTempConfig(brokenConfig());
   try {
-    const run = await runCliAsync(['matrix', '-c', file, '--parallel', '3'], { env: { DEMO_URL: demo.url } });
+    const run = await runMain(['matrix', '-c', file, '--parallel', '3'], { env: { DEMO_URL: demo.url } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe([
@@ -66,12 +67,11 @@ test('the broken rule is an unexpected allow: marked in the table, one sentence 
   }
 });
 
-test('an invalid access block exits 2 with located errors before anything is sent', ({ demo }) => {
+test('an invalid access block exits 2 with located errors before anything is sent', async ({ demo }) => {
   demo.clear();
   const { dir, remove } = writeTempConfig(brokenConfig().replace('    bob: {', '    bbo: {'));
   try {
-    // Nothing is sent: blocking this process (and the demo server in it) costs nothing.
-    const run = runCli(['matrix', '-c', 'multiauth.yaml'], { cwd: dir, env: { DEMO_URL: demo.url } });
+    const run = await runMain(['matrix', '-c', 'multiauth.yaml'], { cwd: dir, env: { DEMO_URL: demo.url } });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^multiauth\.yaml:\d+:5 {2}access\.expect\.bbo: unknown user "bbo" \(did you mean "bob"\?\)$/m);
     expect(run.stderr).not.toMatch(STACK_FRAME);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { runCli } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { writeTempConfig } from '../support/temp-files.js';
 
 // Template expressions are checked before anything is sent: an unknown function, a wrong number of
@@ -19,10 +19,10 @@ users:
     credentials: { username: alice, password: s3cret }
 `;
 
-test('validate locates bad template expressions', () => {
+test('validate locates bad template expressions', async () => {
   const config = writeTempConfig(CONFIG);
   try {
-    const run = runCli(['validate', '-c', config.file]);
+    const run = await runMain(['validate', '-c', config.file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('multiauth.yaml:8:52  procedures[0].operations[0].parameters.headers[0].values[0]: invalid template {{ }}: unknown function basci() (the functions are base64(), base64url(), urlencode(), basic(), totp(), uuid(), now(), webauthn_assertion())');
     expect(run.stderr).toContain('multiauth.yaml:9:24  procedures[0].operations[0].parameters.body.otp: invalid template {{ }}: totp() takes 1 to 4 arguments (totp(secret[, digits, period, algorithm])), got 0');
@@ -34,7 +34,7 @@ test('validate locates bad template expressions', () => {
   }
 });
 
-test('an unclosed {{ is a located error, found in linear time even 80,000 times over', () => {
+test('an unclosed {{ is a located error, found in linear time even 80,000 times over', async () => {
   const config = writeTempConfig(`procedures:
   - name: login
     operations:
@@ -50,7 +50,7 @@ users:
 `);
   try {
     const started = performance.now();
-    const run = runCli(['validate', '-c', config.file]);
+    const run = await runMain(['validate', '-c', config.file]);
     // 10 s (36 s on a loaded machine) when each {{ was scanned to the end of the text.
     expect(performance.now() - started).toBeLessThan(8_000);
     expect(run.code).toBe(2);

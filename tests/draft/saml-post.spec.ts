@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { test, expect } from '../support/demo.js';
 import { recordHar } from '../support/record-har.js';
 import { removeTempDirs, tempDir } from '../support/temp-files.js';
@@ -45,7 +45,7 @@ test('a SAML sign-in across two origins is drafted as requests: the AuthState wi
   expect(answer?.response.content.text).toBeUndefined();
 
   const out = tempDir();
-  const run = await runCliAsync(['draft', '--har', har, '--check', '--json'], { cwd: out, env: { ALICE_PASSWORD: PASSWORD } });
+  const run = await runMain(['draft', '--har', har, '--check', '--json'], { cwd: out, env: { ALICE_PASSWORD: PASSWORD } });
   expect(run.stderr).toBe('');
   const result = JSON.parse(run.stdout) as { ok: boolean; form: string; user: string; env: string[]; check: { ok: boolean } };
   expect(result).toMatchObject({ ok: true, form: 'procedure', user: 'alice', env: ['ALICE_PASSWORD'], check: { ok: true } });
@@ -62,9 +62,9 @@ test('a SAML sign-in across two origins is drafted as requests: the AuthState wi
 
 test('a wrong password fails the drafted SAML sign-in, quoting the provider\'s page, without the password', async () => {
   const out = tempDir();
-  const drafted = await runCliAsync(['draft', '--har', har], { cwd: out });
+  const drafted = await runMain(['draft', '--har', har], { cwd: out });
   expect(drafted.code, drafted.stderr).toBe(0);
-  const wrong = await runCliAsync(['check', '-c', 'multiauth.yaml'], { cwd: out, env: { ALICE_PASSWORD: 'not-alices-password' } });
+  const wrong = await runMain(['check', '-c', 'multiauth.yaml'], { cwd: out, env: { ALICE_PASSWORD: 'not-alices-password' } });
   expect(wrong.code).toBe(1);
   expect(wrong.stdout).toMatch(/^FAIL {2}alice /m);
   expect(wrong.stdout + wrong.stderr).toContain('Incorrect username or password');

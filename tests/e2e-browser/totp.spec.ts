@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MASK } from '../../src/core/redactor.js';
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { CHROMIUM } from '../support/chromium.js';
@@ -20,7 +20,7 @@ for (const user of ['tina-api', 'tina-web']) {
     demo.clear();
     const { file, remove } = writeTempConfig(totpExample(demo.url));
     try {
-      const run = await runCliAsync(['login', user, '-c', file, '--browser-path', CHROMIUM]);
+      const run = await runMain(['login', user, '-c', file, '--browser-path', CHROMIUM]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(demo.counters.signIns).toEqual({ tina: 1 });
@@ -38,7 +38,7 @@ test('a wrong second-factor secret is a failed sign-in that names the step, not 
   // A valid base32 secret, but not tina's.
   const { file, remove } = writeTempConfig(totpExample(demo.url, (t) => t.replaceAll('ORUW4YJNORXXI4BNONSWG4TFOQ2DEMRT', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ')));
   try {
-    const run = await runCliAsync(['login', 'tina-api', '-c', file]);
+    const run = await runMain(['login', 'tina-api', '-c', file]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('HTTP 401');
     expect(run.stderr).toContain('user "tina-api"');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { MASK } from '../../src/core/redactor.js';
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 import { test, expect } from '../support/demo.js';
@@ -44,7 +44,7 @@ for (const [example, endpoints] of [
     const dir = exampleCopy(example, demo.url);
     for (const [user, role] of [['alice', 'admin'], ['bob', 'viewer']] as const) {
       demo.clear();
-      const run = await runCliAsync(['login', user, '--json', '--reveal'], { cwd: dir });
+      const run = await runMain(['login', user, '--json', '--reveal'], { cwd: dir });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const session = JSON.parse(run.stdout) as SessionJson;
@@ -56,7 +56,7 @@ for (const [example, endpoints] of [
     }
 
     demo.clear();
-    const masked = await runCliAsync(['login', 'bob'], { cwd: dir });
+    const masked = await runMain(['login', 'bob'], { cwd: dir });
     expect(masked.code).toBe(0);
     expect(masked.stdout).toMatch(/^user: +bob$/m);
     expect(masked.stdout).toContain(`Authorization: Bearer ${MASK}`);
@@ -68,7 +68,7 @@ for (const [example, endpoints] of [
 test('the curl_sequence example sends alice\'s per-user header at sign-in and after', async ({ demo }) => {
   const dir = exampleCopy('curl_sequence.yaml', `${demo.url}/rec`);
   demo.clear();
-  const run = await runCliAsync(['login', 'alice', '--json', '--reveal'], { cwd: dir });
+  const run = await runMain(['login', 'alice', '--json', '--reveal'], { cwd: dir });
   expect(run.code).toBe(0);
   const session = JSON.parse(run.stdout) as SessionJson;
   expect(session.headers['X-Tenant']).toEqual(['acme']);

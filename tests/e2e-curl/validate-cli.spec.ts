@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { STACK_FRAME } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 import { test, expect } from '../support/demo.js';
 
@@ -57,7 +58,7 @@ test('unsupported, forbidden and unparsable commands fail validate with exit 2 a
   const text = brokenConfig(demo.url, join(dir, 'canary.txt'));
   writeFiles({ 'multiauth.yaml': text }, dir);
 
-  const run = await runCliAsync(['validate'], { cwd: dir });
+  const run = await runMain(['validate'], { cwd: dir });
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).not.toMatch(STACK_FRAME);
@@ -78,7 +79,7 @@ test('unsupported, forbidden and unparsable commands fail validate with exit 2 a
   expect(readFileSync(join(dir, 'canary.txt'), 'utf8')).toBe(`${CANARY}\n`);
 
   // login refuses the whole config too, even for alice whose own command is fine.
-  const login = await runCliAsync(['login', 'alice'], { cwd: dir });
+  const login = await runMain(['login', 'alice'], { cwd: dir });
   expect(login.code).toBe(2);
   expect(login.stderr).toContain('presets[0].users[1].curl: curl command: option `--retry` is not supported');
   expect(login.stdout).toBe('');
@@ -98,13 +99,13 @@ test('the same config with the commands fixed validates, and then signs in', asy
     .replace('      - username: carol\n', '      - username: carol\n    injections: [{ location: cookie, key: sid }]\n');
   writeFiles({ 'multiauth.yaml': text }, dir);
 
-  const run = await runCliAsync(['validate'], { cwd: dir });
+  const run = await runMain(['validate'], { cwd: dir });
   expect(run.stderr).toBe('');
   expect(run.stdout).toBe('multiauth.yaml: 3 users, 3 procedures OK\n');
   expect(run.code).toBe(0);
   expect(demo.counters.endpoints).toEqual({});
 
-  const bob = await runCliAsync(['login', 'bob', '--json'], { cwd: dir });
+  const bob = await runMain(['login', 'bob', '--json'], { cwd: dir });
   expect(bob.stderr).toBe('');
   expect(bob.code).toBe(0);
   expect(demo.counters.signIns).toEqual({ bob: 1 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { harOfFetches } from '../support/record-har.js';
 import { djangoLogin, djangoUser, expect, test } from '../support/django.js';
 import type { DjangoServer } from '../support/servers/django.js';
@@ -80,7 +80,7 @@ test('Django admin: the admin\'s recorded browsing replayed as each role (multia
   const dir = tempDir();
   writeFileSync(join(dir, 'multiauth.yaml'), config(django));
   await adminHar(django, dir);
-  const run = await runCliAsync(['replay', '--har', 'admin.har', '--user', 'admin', '--as', 'viewer,staff,member', '--json'], { cwd: dir });
+  const run = await runMain(['replay', '--har', 'admin.har', '--user', 'admin', '--as', 'viewer,staff,member', '--json'], { cwd: dir });
   expect(run.stderr).toBe("1 recorded request carried no credentials of admin's: not replayed\n");
   const report = JSON.parse(run.stdout) as { requests: Array<{ url: string; status: number; replays: Record<string, { verdict: string; status?: number }> }>; findings: number };
   const path = (url: string) => new URL(url).pathname;
@@ -114,7 +114,7 @@ test('Django admin: --update records its documented permissions, the matrix then
   const written = config(django);
   writeFileSync(file, written);
 
-  const recorded = await runCliAsync(['matrix', '--update'], { cwd: dir });
+  const recorded = await runMain(['matrix', '--update'], { cwd: dir });
   expect(recorded.stderr).toContain('recorded the observed matrix into access.expect');
   expect(recorded.code).toBe(0);
   const updated = readFileSync(file, 'utf8');
@@ -123,7 +123,7 @@ test('Django admin: --update records its documented permissions, the matrix then
   expect(updated.startsWith(written.slice(0, written.indexOf('  expect: {}')))).toBe(true);
   expect(updated).toContain('\n  expect:\n    # recorded by multiauth matrix --update\n    admin: allow\n    viewer:\n      admin index: allow\n');
 
-  const matches = await runCliAsync(['matrix', '--json'], { cwd: dir });
+  const matches = await runMain(['matrix', '--json'], { cwd: dir });
   expect(matches.stderr).toBe('');
   expect(matches.code).toBe(0);
   const observed = JSON.parse(matches.stdout);
@@ -136,7 +136,7 @@ test('Django admin: --update records its documented permissions, the matrix then
   await django.shell("from django.contrib.auth.models import User; User.objects.get(username='viewer').user_permissions.clear()");
   // The worker's Django is shared with the other files of the worker: the viewer gets its permission back.
   try {
-    const broken = await runCliAsync(['matrix'], { cwd: dir });
+    const broken = await runMain(['matrix'], { cwd: dir });
     expect(broken.code).toBe(1);
     const problems = broken.stdout.split('\n').filter((line) => / was (allowed|denied) /.test(line));
     expect(problems).toEqual([

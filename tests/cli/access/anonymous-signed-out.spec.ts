@@ -1,4 +1,4 @@
-import { runCliAsync } from '../../support/cli.js';
+import { runMain } from '../../support/cli-in-process.js';
 import { formLoginProcedure } from '../../support/config-texts.js';
 import { writeTempConfig } from '../../support/temp-files.js';
 import { test, expect } from '../../support/demo.js';
@@ -32,7 +32,7 @@ access:
 async function matrix(text: string, url: string) {
   const { file, remove } = writeTempConfig(text);
   try {
-    const run = await runCliAsync(['matrix', '-c', file, '--json'], { env: { DEMO_URL: url } });
+    const run = await runMain(['matrix', '-c', file, '--json'], { env: { DEMO_URL: url } });
     return { ...run, observed: JSON.parse(run.stdout || '{}') as { ok: boolean; cells: Record<string, Record<string, { outcome: string; status: number; why?: string; unexpected: boolean }>>; problems: string[] } };
   } finally {
     remove();
