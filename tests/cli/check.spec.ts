@@ -1,8 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCliAsync, STACK_FRAME } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { test, expect } from '../support/demo.js';
+
+// The first case goes through the real bin (the process's exit code and stderr); the others test
+// what `check` decides, in process (runMain).
 
 // Issue 16, item 6: `multiauth check`, the command to run first against a new environment: every
 // user signed in once, a few at a time, one line each in the config's order, non-zero on failure.
@@ -55,7 +59,7 @@ test('--json for scripts, for the users named; exit 0 when all signed in', async
   demo.clear();
   const { file, remove } = writeTempConfig(config(demo.url));
   try {
-    const run = await runCliAsync(['check', 'carol', 'alice', '-c', file, '--json']);
+    const run = await runMain(['check', 'carol', 'alice', '-c', file, '--json']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { ok: boolean; users: Array<Record<string, unknown>> };
     expect(out.ok).toBe(true);
@@ -75,10 +79,10 @@ test('an unknown user or a bad --parallel is a usage error (exit 2), and nobody 
   demo.clear();
   const { file, remove } = writeTempConfig(config(demo.url));
   try {
-    const unknown = await runCliAsync(['check', 'alcie', '-c', file]);
+    const unknown = await runMain(['check', 'alcie', '-c', file]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean "alice"?');
-    const parallel = await runCliAsync(['check', '-c', file, '--parallel', '0']);
+    const parallel = await runMain(['check', '-c', file, '--parallel', '0']);
     expect(parallel.code).toBe(2);
     expect(parallel.stderr).toContain('--parallel must be a whole number from 1 to 32, got "0"');
     expect(demo.seen).toEqual([]);
@@ -112,7 +116,7 @@ presets:
 ${users}
 `);
   try {
-    const run = await runCliAsync(['check', '-c', file, '--parallel', '2']);
+    const run = await runMain(['check', '-c', file, '--parallel', '2']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n').filter((line) => line.startsWith('ok ')).map((line) => line.split(/\s+/)[1])).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5']);
     expect(most).toBe(2);

@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import { test, expect } from '../support/demo.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { MASK } from '../../src/core/redactor.js';
+
+// The masked output and the failing sign-in go through the real bin (what a user's terminal gets,
+// the process's exit code); the other cases test what `login` decides, in process (runMain).
 
 const PASSWORD = 'alice-password';
 
@@ -53,7 +57,7 @@ test('login prints the session with secrets masked, and never the password', asy
 test('--reveal prints the token itself', async ({ demo }) => {
   const { dir, remove } = writeTempConfig(config(demo.url));
   try {
-    const run = await runCliAsync(['login', 'alice', '--reveal'], { cwd: dir });
+    const run = await runMain(['login', 'alice', '--reveal'], { cwd: dir });
     expect(run.code).toBe(0);
     const token = /Authorization: Bearer (\S+)/.exec(run.stdout)?.[1] ?? '';
     expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -66,7 +70,7 @@ test('--reveal prints the token itself', async ({ demo }) => {
 test('--json prints {user, headers, cookies, query, body, expiresAt}, masked unless --reveal', async ({ demo }) => {
   const { dir, file, remove } = writeTempConfig(config(demo.url));
   try {
-    const masked = await runCliAsync(['login', 'alice', '--json', '-c', file], { cwd: '/' });
+    const masked = await runMain(['login', 'alice', '--json', '-c', file], { cwd: '/' });
     expect(masked.code).toBe(0);
     const session = JSON.parse(masked.stdout) as Record<string, unknown>;
     expect(Object.keys(session)).toEqual(['user', 'headers', 'cookies', 'query', 'body', 'expiresAt']);
@@ -80,7 +84,7 @@ test('--json prints {user, headers, cookies, query, body, expiresAt}, masked unl
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 590_000);
     expect(masked.stdout).not.toContain(PASSWORD);
 
-    const revealed = JSON.parse((await runCliAsync(['login', 'alice', '--json', '--reveal'], { cwd: dir })).stdout) as {
+    const revealed = JSON.parse((await runMain(['login', 'alice', '--json', '--reveal'], { cwd: dir })).stdout) as {
       headers: Record<string, string[]>;
       cookies: Array<{ value: string }>;
     };
@@ -112,11 +116,11 @@ test('exit 2 for an invalid config or an unknown user', async ({ demo }) => {
   const invalid = writeTempConfig(`${config(demo.url)}\n    unexpected: true\n`);
   const valid = writeTempConfig(config(demo.url));
   try {
-    const broken = await runCliAsync(['login', 'alice'], { cwd: invalid.dir });
+    const broken = await runMain(['login', 'alice'], { cwd: invalid.dir });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/multiauth\.yaml:\d+:\d+/);
     expect(broken.stderr).not.toContain(PASSWORD);
-    const unknown = await runCliAsync(['login', 'alcie'], { cwd: valid.dir });
+    const unknown = await runMain(['login', 'alcie'], { cwd: valid.dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no user named "alcie" (did you mean "alice"?)');
   } finally {
