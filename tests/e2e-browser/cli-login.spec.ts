@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MASK } from '../../src/core/redactor.js';
 import { runCliAsync } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { writeTempConfig } from '../support/temp-files.js';
 import { whoami } from '../support/whoami.js';
@@ -21,9 +22,10 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
     // The plain and the --json --reveal login side by side: two sign-ins of alice, neither reading the other's.
+    // The plain one is the real bin's; the others run in this process (runMain), a Node child less each.
     const [run, revealed] = await Promise.all([
       runCliAsync(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]),
-      runCliAsync(['login', 'alice', '-c', file, '--json', '--reveal'], { env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } }),
+      runMain(['login', 'alice', '-c', file, '--json', '--reveal'], { cwd: ROOT, env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } }),
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -46,7 +48,7 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
 test('multiauth login exits 1 when the browser sign-in fails, without the typed password', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url).replace('value: bob-password', 'value: wrong-bob-pass').replace(/value: "10000"/g, 'value: "1500"'));
   try {
-    const run = await runCliAsync(['login', 'bob', '-c', file, '--browser-path', CHROMIUM]);
+    const run = await runMain(['login', 'bob', '-c', file, '--browser-path', CHROMIUM], { cwd: ROOT });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('test "sign in as bob", command 5 (waitForElementPresent "css=[data-signed-in]")');
@@ -61,7 +63,7 @@ test('multiauth login exits 1 when the browser sign-in fails, without the typed 
 test('multiauth login says which browser path is missing (exit 2)', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
-    const run = await runCliAsync(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium']);
+    const run = await runMain(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium'], { cwd: ROOT });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no browser at /nonexistent/chromium');
   } finally {

@@ -5,16 +5,22 @@ import { startCognito, cognitoCall, type CognitoServer } from '../support/server
 import { startGraphql, type GraphqlServer } from '../support/servers/graphql.js';
 import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.js';
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
-import { runCliAsync, type CliRun } from '../support/cli.js';
+import type { CliRun } from '../support/cli.js';
+import { runMain } from '../support/cli-in-process.js';
+import { ROOT } from '../support/root.js';
 import { callAs, writeTempConfig, yamlString } from './support/sign-in.js';
 
 test.describe.configure({ mode: 'default' });
 
-/** `multiauth login USER -c FILE [...more]` with `config` written to a temp file. */
+/**
+ * `multiauth login USER -c FILE [...more]` with `config` written to a temp file, in this process
+ * (runMain): these tests are about the sign-ins and what login prints; a Node child per login
+ * cost about 1.2 CPU-s (the real bin's login is tested in tests/e2e-browser/cli-login.spec.ts).
+ */
 async function login(config: string, user: string, ...more: string[]): Promise<CliRun> {
   const { file, remove } = writeTempConfig(config);
   try {
-    return await runCliAsync(['login', user, '-c', file, ...more]);
+    return await runMain(['login', user, '-c', file, ...more], { cwd: ROOT });
   } finally {
     remove();
   }
