@@ -148,7 +148,7 @@ test('authedRequest, the page and a script using `login --json` send what applyS
   try {
     for (const user of ['alice', 'bob']) {
       // In process: what `login --json` prints is the point here, not the process (tests/cli has the bin's).
-      const run = await runMain(['login', user, '-c', file, '--json', '--reveal'], { cwd: process.cwd() });
+      const run = await runMain(['login', user, '-c', file, '--json', '--reveal']);
       expect(run.stderr).toBe('');
       const printed = JSON.parse(run.stdout) as Pick<Session, 'user' | 'headers' | 'cookies' | 'query' | 'body' | 'expiresAt'>;
       const session: Session = { ...printed, origins: [], createdAt: Date.now(), variables: {}, origin: 'signed-in' };
