@@ -4,20 +4,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, type CliIo } from '../../src/cli/main.js';
 import { runCli, STACK_FRAME } from '../support/cli.js';
-import { runMain, type MainRun } from '../support/cli-in-process.js';
+import { runMain } from '../support/cli-in-process.js';
 import { ROOT } from '../support/root.js';
 import { removeTempDirs, writeFiles } from '../support/temp-files.js';
 
 test.afterAll(removeTempDirs);
 
-/**
- * The command in this process (runMain): these tests are about what it prints and returns, and a
- * Node child costs about 1.2 CPU-s each. The real bin keeps its own tests here (exit 0 of --help,
- * exit 2 of a bare `multiauth`, --version, the terminal width, a closed pipe, a full disk).
- */
-function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<MainRun> {
-  return runMain(args, { cwd: options.cwd ?? ROOT, env: options.env });
-}
+// The command runs in this process (runMain, in the package root as the bin's runs are): these tests
+// are about what it prints and returns, and a Node child costs about 1.2 CPU-s each. The real bin
+// keeps its own tests here (exit 0 of --help, exit 2 of a bare `multiauth`, --version, the terminal
+// width, a closed pipe, a full disk).
 
 const VALID = `
 procedures:
@@ -46,12 +42,12 @@ test.describe('help and usage', () => {
   test('--help and every command\'s --help fit 80 columns when no terminal reads them, the words all there', async () => {
     const commands = ['validate', 'login', 'check', 'matrix', 'draft', 'users', 'types', 'passkey', 'schema'];
     for (const args of [['--help'], ...commands.map((command) => [command, '--help'])]) {
-      const run = await cli(args);
+      const run = await runMain(args);
       expect(run.code).toBe(0);
       const long = run.stdout.split('\n').filter((line) => line.length > 80);
       expect(long, `multiauth ${args.join(' ')}`).toEqual([]);
     }
-    const help = (await cli(['--help'])).stdout;
+    const help = (await runMain(['--help'])).stdout;
     // Wrapped, not cut: each command's usage and summary, its words in order.
     const words = help.replace(/\s+/g, ' ');
     expect(words).toContain('matrix [-c FILE] [--json] [--parallel N] [--browser-path P] [--update] | --from-openapi FILE [--unsafe] [--owner NAME] | --from-replay FILE [--update] send every access request as every user and compare with access.expect');
@@ -70,7 +66,7 @@ test.describe('help and usage', () => {
   });
 
   test('a command --help prints its options', async () => {
-    const run = await cli(['validate', '--help']);
+    const run = await runMain(['validate', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: multiauth validate [-c FILE] [--explain]');
     expect(run.stdout).toMatch(/-c, --config FILE\s+config file/);
@@ -82,16 +78,16 @@ test.describe('help and usage', () => {
     expect(none.stderr).toContain('multiauth: no command given');
     expect(none.stderr).toContain('Usage: multiauth <command>');
 
-    const unknown = await cli(['valdate']);
+    const unknown = await runMain(['valdate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "valdate" (did you mean "validate"?)');
 
-    const option = await cli(['validate', '--explian']);
+    const option = await runMain(['validate', '--explian']);
     expect(option.code).toBe(2);
     expect(option.stderr).toContain('unknown option "--explian" for "validate" (did you mean "--explain"?)');
     expect(option.stderr).toContain('Usage: multiauth validate');
 
-    const extra = await cli(['users', 'surplus']);
+    const extra = await runMain(['users', 'surplus']);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toContain('unexpected argument "surplus"');
 
@@ -107,13 +103,13 @@ test.describe('help and usage', () => {
 test.describe('validate', () => {
   test('a valid config found in the working directory: summary on stdout, exit 0', async () => {
     const dir = writeFiles({ 'multiauth.yaml': VALID });
-    const run = await cli(['validate'], { cwd: dir });
+    const run = await runMain(['validate'], { cwd: dir });
     expect(run).toEqual({ code: 0, stdout: 'multiauth.yaml: 2 users, 1 procedure OK\n', stderr: '' });
   });
 
   test('-c FILE is read relative to the working directory', async () => {
     const dir = writeFiles({ 'conf/auth.json': JSON.stringify({ users: [{ name: 'a', credentials: { username: 'a', password: 'p' } }] }) });
-    const run = await cli(['validate', '-c', 'conf/auth.json'], { cwd: dir });
+    const run = await runMain(['validate', '-c', 'conf/auth.json'], { cwd: dir });
     expect(run).toEqual({ code: 0, stdout: 'conf/auth.json: 1 user, 0 procedures OK\n', stderr: '' });
   });
 
@@ -121,7 +117,7 @@ test.describe('validate', () => {
     const dir = writeFiles({
       'multiauth.yaml': 'users:\n  - name: alice\n    credentials:\n      password: 42\n  - nmae: bob\n',
     });
-    const run = await cli(['validate'], { cwd: dir });
+    const run = await runMain(['validate'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^multiauth\.yaml:4:17 {2}users\[0\]\.credentials\.password: expected string/m);
@@ -133,7 +129,7 @@ test.describe('validate', () => {
 
   test('plan errors are located: an injection of a variable nothing extracts', async () => {
     const dir = writeFiles({ 'multiauth.yaml': VALID.replace('variable: token', 'variable: tokn') });
-    const run = await cli(['validate'], { cwd: dir });
+    const run = await runMain(['validate'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'multiauth.yaml:8:18  procedures[0].injections[0]: injection reads variable "tokn", which procedure "login" never extracts',
@@ -143,7 +139,7 @@ test.describe('validate', () => {
 
   test('warnings are printed on stderr, located, and do not fail', async () => {
     const dir = writeFiles({ 'multiauth.yaml': VALID.replace('http://127.0.0.1:9/login', 'http://127.0.0.1:9/{{tenant}}') });
-    const run = await cli(['validate'], { cwd: dir });
+    const run = await runMain(['validate'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('multiauth.yaml: 2 users, 1 procedure OK (1 warning)\n');
     expect(run.stderr).toMatch(/^multiauth\.yaml:5:\d+ {2}warning: procedures\[0\]\.operations\[0\]: \{\{tenant\}\} is never defined/m);
@@ -151,7 +147,7 @@ test.describe('validate', () => {
 
   test('--explain prints users and procedures with secrets masked', async () => {
     const dir = writeFiles({ 'multiauth.yaml': VALID });
-    const run = await cli(['validate', '--explain'], { cwd: dir });
+    const run = await runMain(['validate', '--explain'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('user "admin"  (users[0])');
     expect(run.stdout).toContain('procedure "login"  (procedures[0]), used by admin');
@@ -164,7 +160,7 @@ test.describe('validate', () => {
   test('--explain masks proxy passwords, top-level and per operation', async () => {
     const config = `proxy: http://corp:cli-proxy-pw@127.0.0.1:3128\n${VALID.replace('method: POST,', 'method: POST, proxy: "http://op:cli-op-pw@127.0.0.1:3129",')}`;
     const dir = writeFiles({ 'multiauth.yaml': config });
-    const run = await cli(['validate', '--explain'], { cwd: dir });
+    const run = await runMain(['validate', '--explain'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('proxy of every sign-in request: http://corp:********@127.0.0.1:3128');
     expect(run.stdout).toContain('proxy http://op:********@127.0.0.1:3129');
@@ -177,24 +173,24 @@ test.describe('validate', () => {
       'env/multiauth.yaml': 'users:\n  - name: a\n    credentials: { username: a, password: "${CLI_TEST_UNSET_PW}" }\n',
       'empty/.keep': '',
     });
-    const missing = await cli(['validate', '-c', 'nope.yaml'], { cwd: dir });
+    const missing = await runMain(['validate', '-c', 'nope.yaml'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
     expect(missing.stderr).toContain('[CONFIG_NOT_FOUND]');
 
-    const none = await cli(['validate'], { cwd: join(dir, 'empty') });
+    const none = await runMain(['validate'], { cwd: join(dir, 'empty') });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no multiauth.yaml, multiauth.yml or multiauth.json in');
     expect(none.stderr).toContain('Recommended fix:');
 
-    const syntax = await cli(['validate'], { cwd: join(dir, 'bad') });
+    const syntax = await runMain(['validate'], { cwd: join(dir, 'bad') });
     expect(syntax.code).toBe(2);
     expect(syntax.stderr).toMatch(/^multiauth\.yaml:\d+:\d+ {2}/m);
 
-    const env = await cli(['validate'], { cwd: join(dir, 'env') });
+    const env = await runMain(['validate'], { cwd: join(dir, 'env') });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('CLI_TEST_UNSET_PW');
-    const set = await cli(['validate'], { cwd: join(dir, 'env'), env: { CLI_TEST_UNSET_PW: 'set-pw' } });
+    const set = await runMain(['validate'], { cwd: join(dir, 'env'), env: { CLI_TEST_UNSET_PW: 'set-pw' } });
     expect(set.stderr).toBe('');
     expect(set.code).toBe(0);
 
@@ -207,16 +203,16 @@ test.describe('validate', () => {
 
 test('users prints one name a line, preset users first', async () => {
   const dir = writeFiles({ 'multiauth.yaml': VALID });
-  expect(await cli(['users'], { cwd: dir })).toEqual({ code: 0, stdout: 'viewer\nadmin\n', stderr: '' });
+  expect(await runMain(['users'], { cwd: dir })).toEqual({ code: 0, stdout: 'viewer\nadmin\n', stderr: '' });
   const bad = writeFiles({ 'multiauth.yaml': 'users: [{ name: 1 }]\n' });
-  const run = await cli(['users'], { cwd: bad });
+  const run = await runMain(['users'], { cwd: bad });
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^multiauth\.yaml:1:\d+ {2}users\[0\]\.name: /m);
 });
 
 test('schema prints the JSON Schema, the same as docs/schema.json', async () => {
-  const run = await cli(['schema']);
+  const run = await runMain(['schema']);
   expect(run.code).toBe(0);
   expect(run.stdout).toBe(readFileSync(join(ROOT, 'docs', 'schema.json'), 'utf8'));
 });

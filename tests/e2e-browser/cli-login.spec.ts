@@ -25,7 +25,7 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
     // The plain one is the real bin's; the others run in this process (runMain), a Node child less each.
     const [run, revealed] = await Promise.all([
       runCliAsync(['login', 'alice', '-c', file, '--browser-path', CHROMIUM]),
-      runMain(['login', 'alice', '-c', file, '--json', '--reveal'], { cwd: ROOT, env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } }),
+      runMain(['login', 'alice', '-c', file, '--json', '--reveal'], { env: { MULTIAUTH_BROWSER_PATH: CHROMIUM } }),
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -48,7 +48,7 @@ test('multiauth login runs the webdriver example in the browser of --browser-pat
 test('multiauth login exits 1 when the browser sign-in fails, without the typed password', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url).replace('value: bob-password', 'value: wrong-bob-pass').replace(/value: "10000"/g, 'value: "1500"'));
   try {
-    const run = await runMain(['login', 'bob', '-c', file, '--browser-path', CHROMIUM], { cwd: ROOT });
+    const run = await runMain(['login', 'bob', '-c', file, '--browser-path', CHROMIUM]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('test "sign in as bob", command 5 (waitForElementPresent "css=[data-signed-in]")');
@@ -63,7 +63,7 @@ test('multiauth login exits 1 when the browser sign-in fails, without the typed 
 test('multiauth login says which browser path is missing (exit 2)', async ({ demo }) => {
   const { file, remove } = writeTempConfig(webdriverExample(demo.url));
   try {
-    const run = await runMain(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium'], { cwd: ROOT });
+    const run = await runMain(['login', 'alice', '-c', file, '--browser-path', '/nonexistent/chromium']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no browser at /nonexistent/chromium');
   } finally {

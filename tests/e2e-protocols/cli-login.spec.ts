@@ -7,7 +7,6 @@ import { startLighttpd, type LighttpdServer } from '../support/servers/lighttpd.
 import { startOAuthServer, type OAuthServer } from '../support/servers/oauth.js';
 import type { CliRun } from '../support/cli.js';
 import { runMain } from '../support/cli-in-process.js';
-import { ROOT } from '../support/root.js';
 import { callAs, writeTempConfig, yamlString } from './support/sign-in.js';
 
 test.describe.configure({ mode: 'default' });
@@ -20,7 +19,7 @@ test.describe.configure({ mode: 'default' });
 async function login(config: string, user: string, ...more: string[]): Promise<CliRun> {
   const { file, remove } = writeTempConfig(config);
   try {
-    return await runMain(['login', user, '-c', file, ...more], { cwd: ROOT });
+    return await runMain(['login', user, '-c', file, ...more]);
   } finally {
     remove();
   }
