@@ -361,6 +361,11 @@ async function runCommand(
     if (before) await awaitNewWindow(run, before, raw);
     return decision;
   } catch (error) {
+    // A click whose own action closed its window (a button that runs `window.close()`): when the
+    // close lands before Playwright's click returns (its wait for navigations after the click),
+    // Playwright reports the closed page as the click's failure, about one run in thirty. The click
+    // happened; the next command finds the window closed and says so, as WebDriver would.
+    if (SUBMITS.test(name) && run.page.isClosed() && closedUnderIt(error)) return;
     // A command cut short by the operation's time left fails for that reason, not its own timeout.
     const cause = run.budget.timeUp() && !isMultiAuthError(error) ? run.budget.timeFailure() : error;
     throw await stepError(
@@ -369,6 +374,11 @@ async function runCommand(
       { page: run.page, where: input.where, redact: input.redact, screenshotDir: input.screenshotDir },
     );
   }
+}
+
+/** Playwright's failure for a page closed while one of its calls ran (its TargetClosedError, named by its message only). */
+function closedUnderIt(error: unknown): boolean {
+  return error instanceof Error && !isMultiAuthError(error) && !(error instanceof StepFailure) && /^(\w+\.\w+: )?Target page, context or browser has been closed/.test(error.message);
 }
 
 /** Commands that may submit a sign-in: what the page shows after them may be the server's answer. */
