@@ -364,8 +364,9 @@ async function runCommand(
     // A click whose own action closed its window (a button that runs `window.close()`): when the
     // close lands before Playwright's click returns (its wait for navigations after the click),
     // Playwright reports the closed page as the click's failure, about one run in thirty. The click
-    // happened; the next command finds the window closed and says so, as WebDriver would.
-    if (SUBMITS.test(name) && run.page.isClosed() && closedUnderIt(error)) return;
+    // happened; the next command finds the window closed and says so, as WebDriver would. A browser
+    // that went away under the click is no such case: its failure stands.
+    if (SUBMITS.test(name) && run.page.isClosed() && run.context.browser()?.isConnected() !== false && closedUnderIt(error)) return;
     // A command cut short by the operation's time left fails for that reason, not its own timeout.
     const cause = run.budget.timeUp() && !isMultiAuthError(error) ? run.budget.timeFailure() : error;
     throw await stepError(
