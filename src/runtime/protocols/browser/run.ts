@@ -379,7 +379,7 @@ async function runCommand(
 
 /** Playwright's failure for a page closed while one of its calls ran (its TargetClosedError, named by its message only). */
 function closedUnderIt(error: unknown): boolean {
-  return error instanceof Error && !isMultiAuthError(error) && !(error instanceof StepFailure) && /^(\w+\.\w+: )?Target page, context or browser has been closed/.test(error.message);
+  return error instanceof Error && /^(\w+\.\w+: )?Target page, context or browser has been closed/.test(error.message);
 }
 
 /** Commands that may submit a sign-in: what the page shows after them may be the server's answer. */
