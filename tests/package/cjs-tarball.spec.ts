@@ -80,14 +80,20 @@ test('the packed tarball works in a fresh CommonJS project: typecheck of an API 
     expect(installed.code, installed.output).toBe(0);
     expect(installed.output).not.toMatch(/changed \d+ packages?/);
 
-    // What ships: the docs the README links to, no source map pointing at a missing file.
+    // What ships: the docs the README links to, no map pointing at a missing file.
     const shipped = join(project, 'node_modules', 'playwright-multiauth');
     for (const [, link] of readFileSync(join(shipped, 'README.md'), 'utf8').matchAll(/\]\(((?!https?:)[^)#]+)\)/g)) {
       expect(existsSync(join(shipped, link as string)), `README links to ${link}`).toBe(true);
     }
     const files = readdirSync(shipped, { recursive: true }).map(String);
     expect(files.filter((name) => /(^|\/)(\.env|\.auth|test-results)(\/|$)/.test(name))).toEqual([]);
-    const maps = readdirSync(join(shipped, 'dist'), { recursive: true }).map(String).filter((name) => name.endsWith('.map'));
+    // No JavaScript source maps (Playwright would parse them in every worker, docs/performance.md);
+    // the declaration maps lead an editor to src/, which ships.
+    const built = readdirSync(join(shipped, 'dist'), { recursive: true }).map(String);
+    expect(built.filter((name) => name.endsWith('.js.map'))).toEqual([]);
+    expect(built.filter((name) => name.endsWith('.js') && readFileSync(join(shipped, 'dist', name), 'utf8').includes('//# sourceMappingURL='))).toEqual([]);
+    const maps = built.filter((name) => name.endsWith('.d.ts.map'));
+    expect(maps).toContain('index.d.ts.map');
     for (const name of maps) {
       const map = JSON.parse(readFileSync(join(shipped, 'dist', name), 'utf8')) as { sources: string[] };
       for (const source of map.sources) expect(() => readFileSync(join(shipped, 'dist', name, '..', source)), `${name} -> ${source}`).not.toThrow();
