@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { ownFile } from '../core/call-site.js';
 import { loadSignIn } from '../runtime/index.js';
 import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
 import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
@@ -22,6 +24,8 @@ const AHEAD_AT_ONCE = 4;
 const POLL_MS = 20;
 /** A run whose first worker has not started by then (a long webServer start) signs in as before. */
 const WAIT_FOR_WORKERS_MS = 10 * 60_000;
+/** The names Playwright looks for a config by in a folder, in its order. */
+const CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((ext) => `playwright.config.${ext}`);
 /** Options of `playwright test` after which the run starts no worker, or starts them elsewhere. */
 const NO_RUN_HERE = new Set(['--list', '--ui', '--ui-host', '--ui-port', '--help', '-h']);
 
@@ -36,7 +40,8 @@ const asked = new Map<string, Set<string>>();
  * passkey: those sign in in their workers, as before), only in a `playwright test` run that runs
  * tests here (not `--list`, `--ui`), only the projects `--project` chose, and only once the run's
  * first worker has started: Playwright has then started the `webServer` and run `globalSetup`,
- * so the application is up and its users exist. The config is opened meanwhile. Users whose
+ * so the application is up and its users exist. The config is opened meanwhile. A config with
+ * neither ({@link startsNothingFirst}) starts nothing first: its users sign in at once. Users whose
  * cached sessions a test would take as they are get nothing: a run that finds every session cached
  * loads no sign-in engine here, nor opens the config when the last run checked the same one.
  *
@@ -85,8 +90,10 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
     const usable = await Promise.all(http.map((user) => auth.hasUsableSession(user).catch(() => false)));
     const overHttp = http.filter((_, index) => !usable[index]);
     if (overHttp.length === 0) return;
-    // What the sign-ins run is loaded while the workers start, not after.
-    const [started] = await Promise.all([workerStarted(join(dirname(events), WORKER_STARTED)), loadSignIn().catch(() => undefined)]);
+    // What the sign-ins run is loaded while the workers start, not after. A run that starts no
+    // webServer and runs no globalSetup has its application up already: no reason to wait.
+    const first = startsNothingFirst(playwrightConfigFile(request.argv, process.cwd())) ? Promise.resolve(true) : workerStarted(join(dirname(events), WORKER_STARTED));
+    const [started] = await Promise.all([first, loadSignIn().catch(() => undefined)]);
     if (!started) return;
     let next = 0;
     const lane = async () => {
@@ -96,6 +103,55 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
   } finally {
     await auth.close();
   }
+}
+
+/**
+ * The Playwright config file of a `playwright test` command line, as Playwright finds it: the file
+ * or folder of `-c`/`--config`, else the current folder; in a folder, the first of
+ * `playwright.config.{ts,js,mts,mjs,cts,cjs}` there. Undefined when there is none.
+ *
+ * @example
+ * playwrightConfigFile(['node', 'cli.js', 'test', '-c', 'e2e'], '/repo'); // '/repo/e2e/playwright.config.ts'
+ */
+export function playwrightConfigFile(argv: readonly string[], cwd: string): string | undefined {
+  let given: string | undefined;
+  for (let i = 3; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if ((arg === '-c' || arg === '--config') && i + 1 < argv.length) given = argv[++i];
+    else if (arg.startsWith('--config=')) given = arg.slice('--config='.length);
+  }
+  const target = given === undefined ? cwd : resolve(cwd, given);
+  try {
+    if (!statSync(target).isDirectory()) return realpathSync(target);
+    const found = CONFIG_NAMES.map((name) => join(target, name)).find((file) => existsSync(file));
+    return found === undefined ? undefined : realpathSync(found);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether Playwright starts nothing before its first worker for the config `file`: the config,
+ * loaded by now into require's cache (Playwright compiles a CommonJS project's config and
+ * `require`s it), has no `webServer` and no `globalSetup`, so the application the users sign in to
+ * is up already. False when that cannot be told (an ES module config is not in require's cache, a
+ * config of another shape): then the sign-ins wait for the first worker.
+ *
+ * @example
+ * startsNothingFirst('/repo/playwright.config.ts'); // true: no webServer, no globalSetup
+ */
+export function startsNothingFirst(file: string | undefined, cache: Record<string, { exports?: unknown } | undefined> = createRequire(ownFile()).cache): boolean {
+  if (file === undefined || !Object.hasOwn(cache, file)) return false;
+  const exported = cache[file]?.exports as { default?: unknown } | undefined;
+  const config = exported !== null && typeof exported === 'object' && Object.hasOwn(exported, 'default') ? exported.default : exported;
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return false;
+  const { webServer, globalSetup } = config as { webServer?: unknown; globalSetup?: unknown };
+  return none(webServer) && none(globalSetup);
+}
+
+/** An option left out, or given as nothing (`undefined`, `[]`). */
+function none(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.length === 0);
 }
 
 /** Resolves true when the marker appears, false when the run ends (its folder removed) or after {@link WAIT_FOR_WORKERS_MS}. */

@@ -1,7 +1,8 @@
-import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aheadUsers } from '../../src/playwright/sign-in-ahead.js';
+import { aheadUsers, playwrightConfigFile, startsNothingFirst } from '../../src/playwright/sign-in-ahead.js';
+import { test, expect } from '../support/demo.js';
 import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/root.js';
 import { inlineConfig, runInlineProject } from '../support/inline-project.js';
@@ -117,4 +118,98 @@ test('counts', async ({ request }) => {
   const counts = JSON.parse(readFileSync(join(dir, 'counts.json'), 'utf8')) as { signIns: Record<string, number>; endpoints: Record<string, number> };
   expect(counts.signIns).toEqual({ alice: 1, carol: 1, dave: 1 });
   expect(counts.endpoints['POST /auth/token']).toBe(3);
+});
+
+test('the config Playwright runs is found as Playwright finds it: -c/--config, a folder, else the current folder', () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'multiauth-config-file-')));
+  try {
+    mkdirSync(join(dir, 'e2e'));
+    writeFileSync(join(dir, 'playwright.config.js'), '');
+    writeFileSync(join(dir, 'playwright.config.ts'), '');
+    writeFileSync(join(dir, 'e2e', 'playwright.config.mjs'), '');
+    writeFileSync(join(dir, 'e2e', 'other.config.ts'), '');
+    // In a folder, .ts before .js, as Playwright looks.
+    expect(playwrightConfigFile(run(), dir)).toBe(join(dir, 'playwright.config.ts'));
+    expect(playwrightConfigFile(run('-c', 'e2e'), dir)).toBe(join(dir, 'e2e', 'playwright.config.mjs'));
+    expect(playwrightConfigFile(run('--config=e2e/other.config.ts', '--workers=2'), dir)).toBe(join(dir, 'e2e', 'other.config.ts'));
+    expect(playwrightConfigFile(run('--config', join(dir, 'e2e', 'other.config.ts')), '/')).toBe(join(dir, 'e2e', 'other.config.ts'));
+    expect(playwrightConfigFile(run('-c', 'missing.config.ts'), dir)).toBeUndefined();
+    expect(playwrightConfigFile(run(), join(dir, 'e2e', 'other.config.ts', '..', '..', 'e2e'))).toBe(join(dir, 'e2e', 'playwright.config.mjs'));
+    rmSync(join(dir, 'e2e', 'playwright.config.mjs'));
+    expect(playwrightConfigFile(run(), join(dir, 'e2e'))).toBeUndefined();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a config that starts nothing before the workers (no webServer, no globalSetup, as require loaded it) is told from one that does, or one that cannot be read', () => {
+  const file = '/p/playwright.config.ts';
+  const cached = (exports: unknown) => ({ [file]: { exports } });
+  expect(startsNothingFirst(file, cached({ default: { projects: [], use: {} } }))).toBe(true);
+  expect(startsNothingFirst(file, cached({ projects: [] }))).toBe(true);
+  expect(startsNothingFirst(file, cached({ default: { webServer: [], globalSetup: [] } }))).toBe(true);
+  expect(startsNothingFirst(file, cached({ default: { webServer: { command: 'npm start' } } }))).toBe(false);
+  expect(startsNothingFirst(file, cached({ default: { webServer: [{ command: 'npm start' }] } }))).toBe(false);
+  expect(startsNothingFirst(file, cached({ default: { globalSetup: './setup.ts' } }))).toBe(false);
+  expect(startsNothingFirst(file, cached({ default: { globalSetup: ['./a.ts'] } }))).toBe(false);
+  // Not told: not loaded by require (an ES module config), not loaded at all, not a config's shape.
+  expect(startsNothingFirst(file, {})).toBe(false);
+  expect(startsNothingFirst(undefined, cached({ default: {} }))).toBe(false);
+  for (const exports of [undefined, null, { default: null }, { default: [] }, { default: 'x' }]) expect(startsNothingFirst(file, cached(exports))).toBe(false);
+  // A key of the cache named like an Object member is no config.
+  expect(startsNothingFirst('__proto__', {})).toBe(false);
+});
+
+// Nothing starts before the workers here (the demo server is up already): waiting for the first
+// worker would only delay the sign-ins, and the first tests with them.
+test('with no webServer and no globalSetup the runner signs in before any worker has started', async ({ demo }) => {
+  test.setTimeout(120_000);
+  demo.clear();
+  const result = await runInlineProject(
+    {
+      // A CommonJS project, as `npm init playwright` makes: its config is require()d.
+      'package.json': JSON.stringify({ private: true }),
+      'playwright.config.ts': `
+import { defineConfig } from '@playwright/test';
+import { authProjects } from 'playwright-multiauth';
+export default defineConfig({
+  outputDir: 'test-results',
+  reporter: [['json', { outputFile: 'report.json' }], ['list']],
+  use: { baseURL: process.env.DEMO_URL },
+  projects: authProjects({ name: 'api' }, { workers: 2 }),
+});
+`,
+      'multiauth.yaml': `procedures:
+  - name: token
+    operations:
+      - tech: http
+        parameters: { url: "\${DEMO_URL}/rec/auth/token", method: POST, body: { username: "{{username}}", password: "{{password}}" } }
+        extractions: [{ name: access_token, location: body, key: data.auth.access_token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
+users:
+  - { name: alice, procedure: token, credentials: { username: alice, password: alice-password } }
+  - { name: carol, procedure: token, credentials: { username: carol, password: carol-password } }
+`,
+      'user.spec.ts': `
+import { test, expect } from 'playwright-multiauth';
+import { writeFileSync } from 'node:fs';
+test('whoami', async ({ authedRequest }, testInfo) => {
+  const user = testInfo.project.name.replace(/^api-/, '');
+  expect((await (await authedRequest.get('/whoami')).json()).user).toBe(user);
+  writeFileSync('worker-' + testInfo.workerIndex + '.json', JSON.stringify({ started: performance.timeOrigin }));
+});
+`,
+    },
+    { env: { DEMO_URL: demo.url } },
+  );
+  const { output, dir } = result;
+  expect({ passed: result.passed, failed: result.failed }, output).toEqual({ passed: 2, failed: 0 });
+  expect(output).toContain('multiauth: 2 users signed in');
+  expect(result.annotations['whoami']?.map((a) => a.description)).toEqual(expect.arrayContaining([expect.stringMatching(/^(alice|carol): signed in ahead by the runner/)]));
+  const signIns = demo.seen.filter((r) => r.path === '/auth/token');
+  expect(signIns).toHaveLength(2);
+  const workers = readdirSync(dir).filter((name) => /^worker-\d+\.json$/.test(name)).map((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { started: number }).started);
+  expect(workers.length).toBeGreaterThan(0);
+  // Both sign-ins reached the server before the first worker process existed.
+  for (const signIn of signIns) expect(signIn.at).toBeLessThan(Math.min(...workers));
 });

@@ -9,6 +9,8 @@ export interface SeenRequest {
   /** Path without the `/rec` prefix, e.g. `/auth/token`. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** When it arrived, Unix ms. */
+  at: number;
 }
 
 /** The demo server, plus a log of what its `/rec/...` twins of every route received. */
@@ -25,7 +27,7 @@ function recordedRoutes(seen: SeenRequest[]): Route[] {
     ...r,
     path: `/rec${r.path}`,
     handle: (ctx) => {
-      seen.push({ method: ctx.req.method ?? '', path: ctx.url.pathname.replace(/^\/rec/, ''), headers: { ...ctx.req.headers } });
+      seen.push({ method: ctx.req.method ?? '', path: ctx.url.pathname.replace(/^\/rec/, ''), headers: { ...ctx.req.headers }, at: Date.now() });
       return r.handle(ctx);
     },
   }));
