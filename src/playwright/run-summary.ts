@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative } from 'node:path';
 import { ownFile } from '../core/call-site.js';
-import { loadReplayRows, loadRunTimeline, readRunEvents, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
-import { loadAccess } from '../runtime/index.js';
+import { canRequireNow } from '../core/lazy-module.js';
+import { loadReplayRows, loadRunTimeline, readRunEvents, requireReplayRows, requireRunTimeline, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
+import { loadAccess, requireAccess } from '../runtime/index.js';
 
 /** The variable a runner shares its events folder in, with its workers: `<runner pid>:<folder>`. */
 const EVENTS_VARIABLE = 'MULTIAUTH_RUN_EVENTS';
@@ -67,16 +68,20 @@ export function shareRunEvents(env: Record<string, string | undefined>): void {
     return;
   }
   env[EVENTS_VARIABLE] = `${process.pid}:${dir}`;
-  // The exit handler cannot wait: the renderer is loaded now, while the runner has time.
-  void loadRunTimeline()
-    .then((module) => (timeline = module))
-    .catch(() => undefined);
-  void loadAccess()
-    .then((module) => (access = module))
-    .catch(() => undefined);
-  void loadReplayRows()
-    .then((module) => (replayRows = module))
-    .catch(() => undefined);
+  // The exit handler cannot wait. An installed copy requires what it draws with then, and only what
+  // the run needs; from the sources it is loaded now, while the runner has time. Not now always:
+  // the runner loads it before it starts its workers, when every millisecond delays the first test.
+  if (!canRequireNow()) {
+    void loadRunTimeline()
+      .then((module) => (timeline = module))
+      .catch(() => undefined);
+    void loadAccess()
+      .then((module) => (access = module))
+      .catch(() => undefined);
+    void loadReplayRows()
+      .then((module) => (replayRows = module))
+      .catch(() => undefined);
+  }
   process.once('exit', () => summarise(dir));
 }
 
@@ -156,6 +161,9 @@ function summarise(dir: string): void {
  * redactor knows, query values). Never throws.
  */
 function summariseReplay(file: string): void {
+  if (!existsSync(file)) return;
+  replayRows ??= requireReplayRows();
+  access ??= requireAccess();
   if (!access || !replayRows) return;
   const { rows, skipped, outs } = replayRows.readReplayEntries(file);
   if (rows.length === 0 && skipped.length === 0) return;
@@ -176,6 +184,7 @@ function summariseReplay(file: string): void {
 
 /** Writes the timeline's HTML and text into each output directory the events name; the HTML files' paths. */
 function writeTimelines(events: readonly RunEvent[]): string[] {
+  timeline ??= requireRunTimeline();
   if (!timeline) return [];
   const html = timeline.timelineHtml(events);
   const text = timeline.timelineText(events);

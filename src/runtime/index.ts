@@ -16,7 +16,7 @@ import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
 import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session, SignInResult } from './session/session.js';
-import { lazyModule } from '../core/lazy-module.js';
+import { lazyModule, requireNow } from '../core/lazy-module.js';
 
 // What signs in loads on first use (see the header): these are its parts.
 const engine = () => lazyModule<typeof import('./engine/authenticate.js')>('./engine/authenticate.js', () => import('./engine/authenticate.js'));
@@ -215,6 +215,17 @@ export async function loadAccess(): Promise<typeof import('./access/index.js')> 
 }
 
 let accessLoaded: Promise<typeof import('./access/index.js')> | undefined;
+
+/**
+ * {@link loadAccess} without waiting, where the package can `require` its own modules (an installed
+ * copy); undefined where it cannot (see `requireNow`). For the runner's exit handler.
+ *
+ * @example
+ * const access = requireAccess(); // undefined when run from the sources
+ */
+export function requireAccess(): typeof import('./access/index.js') | undefined {
+  return requireNow<typeof import('./access/index.js')>('./access/index.js');
+}
 
 /**
  * Checks a `--browser-path` the CLI was given (loaded on first use: only the CLI's browser sign-ins

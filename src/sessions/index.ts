@@ -7,7 +7,7 @@
  */
 import type { OpenConfigOptions, OpenedConfig } from './open-config.js';
 import { loadPreflight } from '../runtime/index.js';
-import { lazyModule } from '../core/lazy-module.js';
+import { lazyModule, requireNow } from '../core/lazy-module.js';
 
 export { SessionStore, PASSKEY_KEY, type ResolvedSession, type SessionProvider, type SessionSource, type SessionStoreOptions, type StoreEvent } from './session-store.js';
 export { appendRunEvent, readRunEvents, runTotals, summaryLine, type RunEvent, type RunEventKind, type RunTotals } from './run-events.js';
@@ -125,6 +125,27 @@ export async function loadPasskeySealing(): Promise<typeof import('./passkey-sea
  */
 export async function loadRunTimeline(): Promise<typeof import('./run-timeline.js')> {
   return lazyModule<typeof import('./run-timeline.js')>('./run-timeline.js', () => import('./run-timeline.js'));
+}
+
+/**
+ * {@link loadRunTimeline} without waiting, where the package can `require` its own modules (an
+ * installed copy); undefined where it cannot (see `requireNow`). For the runner's exit handler.
+ *
+ * @example
+ * const timeline = requireRunTimeline(); // undefined when run from the sources
+ */
+export function requireRunTimeline(): typeof import('./run-timeline.js') | undefined {
+  return requireNow<typeof import('./run-timeline.js')>('./run-timeline.js');
+}
+
+/**
+ * {@link loadReplayRows} without waiting, as {@link requireRunTimeline}.
+ *
+ * @example
+ * const rows = requireReplayRows()?.readReplayEntries(file);
+ */
+export function requireReplayRows(): typeof import('./replay-rows.js') | undefined {
+  return requireNow<typeof import('./replay-rows.js')>('./replay-rows.js');
 }
 
 /**
