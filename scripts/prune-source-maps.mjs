@@ -8,8 +8,9 @@
 // place; mapped to `src/…/access-matrix.ts`, a TypeScript spec keeps its own name in the reports.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const DIST = new URL('../dist/', import.meta.url).pathname;
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const KEEP = new Set(['playwright/access-matrix.js']);
 const MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
 
