@@ -10,6 +10,15 @@ import { startBrowserServer } from '../support/browser-server.js';
 
 const projects = ['alice', 'bob', 'carol'].map((user) => ({ user, name: `api-${user}` }));
 const run = (...args: string[]) => ['node', '/x/node_modules/@playwright/test/cli.js', 'test', ...args];
+/** The demo's token endpoint as the procedure `token`; `path` is `/auth/token`, or its recorded twin `/rec/auth/token`. */
+const tokenProcedure = (path: string) => `procedures:
+  - name: token
+    operations:
+      - tech: http
+        parameters: { url: "\${DEMO_URL}${path}", method: POST, body: { username: "{{username}}", password: "{{password}}" } }
+        extractions: [{ name: access_token, location: body, key: data.auth.access_token }]
+    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
+`;
 
 test('the runner signs ahead only the users of the projects a `playwright test` run here will run', () => {
   expect(aheadUsers({ projects, env: {}, argv: run() })).toEqual(['alice', 'bob', 'carol']);
@@ -46,14 +55,7 @@ test('the runner signs the HTTP users in once its first worker started; a browse
     ...(await import('playwright-multiauth')).authProjects({ name: 'api', testMatch: /user\\.spec\\.ts/ }, { workers: 2 }),
     { name: 'counts', testMatch: /counts\\.spec\\.ts/, dependencies: ['api-alice', 'api-carol', 'api-dave'] },
   ],`).replace('use: {', `use: { ${browser.useText}`),
-      'multiauth.yaml': `procedures:
-  - name: token
-    operations:
-      - tech: http
-        parameters: { url: "\${DEMO_URL}/auth/token", method: POST, body: { username: "{{username}}", password: "{{password}}" } }
-        extractions: [{ name: access_token, location: body, key: data.auth.access_token }]
-    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
-users:
+      'multiauth.yaml': `${tokenProcedure('/auth/token')}users:
 ${token('alice', 'alice-password')}
 ${token('bob', 'not-bobs-password')}
 ${token('carol', 'carol-password')}
@@ -179,14 +181,7 @@ export default defineConfig({
   projects: authProjects({ name: 'api' }, { workers: 2 }),
 });
 `,
-      'multiauth.yaml': `procedures:
-  - name: token
-    operations:
-      - tech: http
-        parameters: { url: "\${DEMO_URL}/rec/auth/token", method: POST, body: { username: "{{username}}", password: "{{password}}" } }
-        extractions: [{ name: access_token, location: body, key: data.auth.access_token }]
-    injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
-users:
+      'multiauth.yaml': `${tokenProcedure('/rec/auth/token')}users:
   - { name: alice, procedure: token, credentials: { username: alice, password: alice-password } }
   - { name: carol, procedure: token, credentials: { username: carol, password: carol-password } }
 `,
