@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { ownFile, stackFiles } from '../core/call-site.js';
 
 /** Playwright's default config names (`playwright test` looks for these when not given `-c`). */
@@ -35,4 +35,29 @@ export function playwrightConfigDir(from: string | undefined = callerFile()): st
  */
 export function callerFile(): string | undefined {
   return stackFiles(callerFile).find((path) => !path.startsWith(OWN_DIR + sep));
+}
+
+/**
+ * The Playwright config file of a `playwright test` command line, as Playwright finds it: the file
+ * or folder of `-c`/`--config`, else the current folder; in a folder, the first of
+ * `playwright.config.{ts,js,mts,mjs,cts,cjs}` there. Undefined when there is none.
+ *
+ * @example
+ * playwrightConfigFile(['node', 'cli.js', 'test', '-c', 'e2e'], '/repo'); // '/repo/e2e/playwright.config.ts'
+ */
+export function playwrightConfigFile(argv: readonly string[], cwd: string): string | undefined {
+  let given: string | undefined;
+  for (let i = 3; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if ((arg === '-c' || arg === '--config') && i + 1 < argv.length) given = argv[++i];
+    else if (arg.startsWith('--config=')) given = arg.slice('--config='.length);
+  }
+  const target = given === undefined ? cwd : resolve(cwd, given);
+  try {
+    if (!statSync(target).isDirectory()) return realpathSync(target);
+    const found = PLAYWRIGHT_CONFIG_NAMES.map((name) => join(target, name)).find((file) => existsSync(file));
+    return found === undefined ? undefined : realpathSync(found);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,9 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ownFile } from '../core/call-site.js';
 import { loadSignIn } from '../runtime/index.js';
+import { playwrightConfigFile } from './config-dir.js';
 import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
 import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
 
@@ -24,8 +25,6 @@ const AHEAD_AT_ONCE = 4;
 const POLL_MS = 20;
 /** A run whose first worker has not started by then (a long webServer start) signs in as before. */
 const WAIT_FOR_WORKERS_MS = 10 * 60_000;
-/** The names Playwright looks for a config by in a folder, in its order. */
-const CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((ext) => `playwright.config.${ext}`);
 /** Options of `playwright test` after which the run starts no worker, or starts them elsewhere. */
 const NO_RUN_HERE = new Set(['--list', '--ui', '--ui-host', '--ui-port', '--help', '-h']);
 
@@ -102,31 +101,6 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
     await Promise.all(Array.from({ length: Math.min(AHEAD_AT_ONCE, overHttp.length) }, lane));
   } finally {
     await auth.close();
-  }
-}
-
-/**
- * The Playwright config file of a `playwright test` command line, as Playwright finds it: the file
- * or folder of `-c`/`--config`, else the current folder; in a folder, the first of
- * `playwright.config.{ts,js,mts,mjs,cts,cjs}` there. Undefined when there is none.
- *
- * @example
- * playwrightConfigFile(['node', 'cli.js', 'test', '-c', 'e2e'], '/repo'); // '/repo/e2e/playwright.config.ts'
- */
-export function playwrightConfigFile(argv: readonly string[], cwd: string): string | undefined {
-  let given: string | undefined;
-  for (let i = 3; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if ((arg === '-c' || arg === '--config') && i + 1 < argv.length) given = argv[++i];
-    else if (arg.startsWith('--config=')) given = arg.slice('--config='.length);
-  }
-  const target = given === undefined ? cwd : resolve(cwd, given);
-  try {
-    if (!statSync(target).isDirectory()) return realpathSync(target);
-    const found = CONFIG_NAMES.map((name) => join(target, name)).find((file) => existsSync(file));
-    return found === undefined ? undefined : realpathSync(found);
-  } catch {
-    return undefined;
   }
 }
 

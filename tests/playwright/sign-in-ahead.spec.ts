@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aheadUsers, playwrightConfigFile, startsNothingFirst } from '../../src/playwright/sign-in-ahead.js';
+import { aheadUsers, startsNothingFirst } from '../../src/playwright/sign-in-ahead.js';
 import { test, expect } from '../support/demo.js';
 import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/root.js';
@@ -120,28 +119,6 @@ test('counts', async ({ request }) => {
   const counts = JSON.parse(readFileSync(join(dir, 'counts.json'), 'utf8')) as { signIns: Record<string, number>; endpoints: Record<string, number> };
   expect(counts.signIns).toEqual({ alice: 1, carol: 1, dave: 1 });
   expect(counts.endpoints['POST /auth/token']).toBe(3);
-});
-
-test('the config Playwright runs is found as Playwright finds it: -c/--config, a folder, else the current folder', () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'multiauth-config-file-')));
-  try {
-    mkdirSync(join(dir, 'e2e'));
-    writeFileSync(join(dir, 'playwright.config.js'), '');
-    writeFileSync(join(dir, 'playwright.config.ts'), '');
-    writeFileSync(join(dir, 'e2e', 'playwright.config.mjs'), '');
-    writeFileSync(join(dir, 'e2e', 'other.config.ts'), '');
-    // In a folder, .ts before .js, as Playwright looks.
-    expect(playwrightConfigFile(run(), dir)).toBe(join(dir, 'playwright.config.ts'));
-    expect(playwrightConfigFile(run('-c', 'e2e'), dir)).toBe(join(dir, 'e2e', 'playwright.config.mjs'));
-    expect(playwrightConfigFile(run('--config=e2e/other.config.ts', '--workers=2'), dir)).toBe(join(dir, 'e2e', 'other.config.ts'));
-    expect(playwrightConfigFile(run('--config', join(dir, 'e2e', 'other.config.ts')), '/')).toBe(join(dir, 'e2e', 'other.config.ts'));
-    expect(playwrightConfigFile(run('-c', 'missing.config.ts'), dir)).toBeUndefined();
-    expect(playwrightConfigFile(run(), join(dir, 'e2e', 'other.config.ts', '..', '..', 'e2e'))).toBe(join(dir, 'e2e', 'playwright.config.mjs'));
-    rmSync(join(dir, 'e2e', 'playwright.config.mjs'));
-    expect(playwrightConfigFile(run(), join(dir, 'e2e'))).toBeUndefined();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('a config that starts nothing before the workers (no webServer, no globalSetup, as require loaded it) is told from one that does, or one that cannot be read', () => {
