@@ -7,7 +7,7 @@ export { resolvePlanPaths } from './resolve-paths.js';
 export { checkPlan } from './check-plan.js';
 export { markMissingEnv } from './missing-env.js';
 export { explainPlan } from './explain.js';
-export { usesBrowser, signsInOverHttp } from './user-needs.js';
+export { usesBrowser, signsInOverHttp, signsInOnPages } from './user-needs.js';
 export { planSecrets, planIdentifiers, registerPlan } from './secrets.js';
 export { cognitoSecretHash, presetProcedureName, canonicalPresetType } from './presets/index.js';
 export { templateNames } from '../core/template-names.js';

@@ -28,3 +28,16 @@ export function signsInOverHttp(plan: Plan, user: PlanUser): boolean {
   if (user.passkey !== undefined || user.procedure === undefined) return false;
   return proceduresOf(plan, user).every((procedure) => procedure !== undefined && procedure.operations.every((op) => op.tech === 'http' || op.tech === 'digest'));
 }
+
+/**
+ * Whether the user signs in (and refreshes) with browser steps and HTTP requests alone: at least one
+ * browser step, no mail to wait for, no passkey. Such a sign-in can run in any process that can
+ * start the project's browser (the runner's sign-in ahead, for a config it can read).
+ *
+ * @example
+ * plan.users.filter((user) => signsInOnPages(plan, user)).map((user) => user.name); // ['web-1']
+ */
+export function signsInOnPages(plan: Plan, user: PlanUser): boolean {
+  if (user.passkey !== undefined || user.procedure === undefined || !usesBrowser(plan, user)) return false;
+  return proceduresOf(plan, user).every((procedure) => procedure !== undefined && procedure.operations.every((op) => op.tech === 'http' || op.tech === 'digest' || op.tech === 'browser'));
+}

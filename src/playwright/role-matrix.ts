@@ -27,7 +27,8 @@ export interface RoleMatrixOptions {
   workers?: number | string;
   /**
    * `authProjects` only: sign the users in from the runner while it starts the workers (the
-   * users whose sign-in is HTTP requests alone; see `signInAhead`). Default true;
+   * users whose sign-in is HTTP requests alone, and browser users of a CommonJS project's config;
+   * see `signInAhead`). Default true;
    * `MULTIAUTH_SIGN_IN_AHEAD=off` turns it off too.
    */
   signInAhead?: boolean;

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import type { BrowserContextOptions } from 'playwright-core';
 import { dirname, join } from 'node:path';
-import { ownFile } from '../core/call-site.js';
-import { loadSignIn } from '../runtime/index.js';
+import { loadSignIn, playwrightCore } from '../runtime/index.js';
 import { playwrightConfigFile } from './config-dir.js';
+import { loadedConfig, projectBrowser, type ProjectBrowser, type RequireCache } from './loaded-config.js';
 import { runnerEventsFile, WORKER_STARTED } from './run-summary.js';
 import { AHEAD_WORKER, WorkerAuth } from './worker-auth.js';
+import { WorkerBrowser } from './worker-browser.js';
 
 /** What {@link signInAhead} signs in, and where from. */
 export interface SignInAheadRequest {
@@ -35,8 +36,10 @@ const asked = new Map<string, Set<string>>();
  * Signs the users of `authProjects` in from the Playwright runner, while it starts its workers,
  * so that the workers' first tests find their sessions in the cache: one process opens the config
  * and signs everyone in side by side, instead of each worker opening it and signing its own user
- * in before its first test. Only users whose sign-in is HTTP requests alone (no browser, mail or
- * passkey: those sign in in their workers, as before), only in a `playwright test` run that runs
+ * in before its first test. Only users whose sign-in is HTTP requests alone, and, in a config it
+ * can read (a CommonJS project's), users whose sign-in runs browser steps too, on a browser of its
+ * own launched as their project's workers would launch theirs ({@link projectBrowser}; mail and
+ * passkey users sign in in their workers, as before), only in a `playwright test` run that runs
  * tests here (not `--list`, `--ui`), only the projects `--project` chose, and only once the run's
  * first worker has started: Playwright has then started the `webServer` and run `globalSetup`,
  * so the application is up and its users exist. The config is opened meanwhile. A config with
@@ -74,34 +77,68 @@ export function signInAhead(request: SignInAheadRequest): void {
 export function aheadUsers(request: Pick<SignInAheadRequest, 'projects' | 'env' | 'argv'>): string[] {
   const { env, argv } = request;
   if (env.TEST_WORKER_INDEX !== undefined || !runsTestsHere(argv) || /^(off|0|false|no)$/i.test(env.MULTIAUTH_SIGN_IN_AHEAD ?? '')) return [];
-  const chosen = projectsChosen(argv);
-  const users = request.projects.filter((p) => !chosen || chosen.some((pattern) => matchesProject(pattern, p.name))).map((p) => p.user);
-  return [...new Set(users)];
+  return [...new Set(projectsRun(request).map((p) => p.user))];
 }
 
 async function ahead(request: SignInAheadRequest, users: string[], events: string): Promise<void> {
-  const auth = new WorkerAuth({ configPath: request.file, baseDir: request.baseDir, env: request.env, events: { file: events, worker: AHEAD_WORKER, cached: false } });
+  let pages: WorkerBrowser | undefined;
+  const auth = new WorkerAuth({
+    configPath: request.file,
+    baseDir: request.baseDir,
+    env: request.env,
+    events: { file: events, worker: AHEAD_WORKER, cached: false },
+    // Only the users of {@link onPages} get here, and only once it is started.
+    browser: { newContext: async (options?: BrowserContextOptions) => (await (pages as WorkerBrowser).get()).newContext(options) },
+  });
   try {
     // From the run's digest when the config is unchanged since a run that checked it: a run whose
     // sessions are all cached then neither opens the config nor loads the sign-in engine here,
     // CPU the workers' start needs on a small machine.
-    const http = await auth.httpUsers(users);
-    const usable = await Promise.all(http.map((user) => auth.hasUsableSession(user).catch(() => false)));
-    const overHttp = http.filter((_, index) => !usable[index]);
-    if (overHttp.length === 0) return;
+    const configFile = playwrightConfigFile(request.argv, process.cwd());
+    const browserUsers = onPages(request, await auth.browserUsers(users), configFile);
+    const candidates = [...(await auth.httpUsers(users)), ...(browserUsers?.users ?? [])];
+    const usable = await Promise.all(candidates.map((user) => auth.hasUsableSession(user).catch(() => false)));
+    const due = candidates.filter((_, index) => !usable[index]);
+    if (due.length === 0) return;
+    if (browserUsers && due.some((user) => browserUsers.users.includes(user))) {
+      const { browserName, launchOptions } = browserUsers.browser;
+      pages = new WorkerBrowser({ browserType: (await playwrightCore())[browserName], browserName, launchOptions, env: request.env });
+    }
     // What the sign-ins run is loaded while the workers start, not after. A run that starts no
     // webServer and runs no globalSetup has its application up already: no reason to wait.
-    const first = startsNothingFirst(playwrightConfigFile(request.argv, process.cwd())) ? Promise.resolve(true) : workerStarted(join(dirname(events), WORKER_STARTED));
+    const first = startsNothingFirst(configFile) ? Promise.resolve(true) : workerStarted(join(dirname(events), WORKER_STARTED));
     const [started] = await Promise.all([first, loadSignIn().catch(() => undefined)]);
     if (!started) return;
     let next = 0;
     const lane = async () => {
-      while (next < overHttp.length) await auth.prepare(overHttp[next++] as string).catch(() => undefined);
+      while (next < due.length) await auth.prepare(due[next++] as string).catch(() => undefined);
     };
-    await Promise.all(Array.from({ length: Math.min(AHEAD_AT_ONCE, overHttp.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(AHEAD_AT_ONCE, due.length) }, lane));
   } finally {
     await auth.close();
+    await pages?.close();
   }
+}
+
+/**
+ * The browser users the runner signs in on a browser of its own, and that browser: those whose
+ * projects launch theirs as the first such user's project does (the config as require loaded it:
+ * see {@link projectBrowser}). Users of a project that launches another way, and every browser
+ * user of a config that cannot be read here (an ES module config), sign in in their workers.
+ */
+function onPages(request: SignInAheadRequest, users: string[], configFile: string | undefined): { users: string[]; browser: ProjectBrowser } | undefined {
+  const config = users.length ? loadedConfig(configFile) : undefined;
+  if (!config) return undefined;
+  let browser: ProjectBrowser | undefined;
+  const chosen: string[] = [];
+  for (const user of users) {
+    const project = projectsRun(request).find((p) => p.user === user);
+    const launch = project && projectBrowser(config, project.name, request.argv, request.env);
+    if (!launch) continue;
+    browser ??= launch;
+    if (JSON.stringify(launch) === JSON.stringify(browser)) chosen.push(user);
+  }
+  return browser && { users: chosen, browser };
 }
 
 /**
@@ -114,13 +151,9 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
  * @example
  * startsNothingFirst('/repo/playwright.config.ts'); // true: no webServer, no globalSetup
  */
-export function startsNothingFirst(file: string | undefined, cache: Record<string, { exports?: unknown } | undefined> = createRequire(ownFile()).cache): boolean {
-  if (file === undefined || !Object.hasOwn(cache, file)) return false;
-  const exported = cache[file]?.exports as { default?: unknown } | undefined;
-  const config = exported !== null && typeof exported === 'object' && Object.hasOwn(exported, 'default') ? exported.default : exported;
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) return false;
-  const { webServer, globalSetup } = config as { webServer?: unknown; globalSetup?: unknown };
-  return none(webServer) && none(globalSetup);
+export function startsNothingFirst(file: string | undefined, cache?: RequireCache): boolean {
+  const config = loadedConfig(file, cache);
+  return config !== undefined && none(config.webServer) && none(config.globalSetup);
 }
 
 /** An option left out, or given as nothing (`undefined`, `[]`). */
@@ -140,6 +173,12 @@ function workerStarted(marker: string): Promise<boolean> {
     };
     look();
   });
+}
+
+/** The projects of `request` that the command line runs: with `--project`, those it names. */
+function projectsRun(request: Pick<SignInAheadRequest, 'projects' | 'argv'>): SignInAheadRequest['projects'] {
+  const chosen = projectsChosen(request.argv);
+  return request.projects.filter((p) => !chosen || chosen.some((pattern) => matchesProject(pattern, p.name)));
 }
 
 /** Whether the process is `playwright test` running its tests in this process's workers. */

@@ -246,6 +246,18 @@ export class WorkerAuth {
   }
 
   /**
+   * The users among `users` who sign in with browser steps and HTTP requests alone (no mail, no
+   * passkey), from the run's digest when one is checked, else from opening the config.
+   *
+   * @example
+   * await auth.browserUsers(['alice', 'web-1']); // ['web-1']
+   */
+  async browserUsers(users: readonly string[]): Promise<string[]> {
+    const digest = await this.digestOrOpen();
+    return users.filter((user) => digest.browserUsers.includes(user));
+  }
+
+  /**
    * Makes sure the store holds a session of `user`, signing in (once across the run's processes)
    * when none is cached or it is close to expiry: the runner's sign-in ahead. Nothing is completed
    * with the config's credentials nor registered for masking here: the tests' workers do that when

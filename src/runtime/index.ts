@@ -186,6 +186,18 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
 }
 
 /**
+ * playwright-core as the CLI finds it (see `loadPlaywrightCore`; loads the browser runner on first
+ * use): for the runner's browser sign-ins, which have no Playwright fixture to take it from.
+ *
+ * @throws MultiAuthError `BROWSER_STEP_FAILED` when no copy is reachable.
+ * @example
+ * const browserType = (await playwrightCore()).chromium;
+ */
+export async function playwrightCore(): Promise<typeof import('playwright-core')> {
+  return (await lazyModule<typeof import('./protocols/browser/playwright-core.js')>('./protocols/browser/playwright-core.js', () => import('./protocols/browser/playwright-core.js'))).loadPlaywrightCore();
+}
+
+/**
  * The runtime's checks of a compiled plan (`preflight`: browser commands, curl sandbox rules),
  * loaded on first use: they bring the browser runner's command table, which a worker whose
  * sessions are cached never needs.

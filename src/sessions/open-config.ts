@@ -3,7 +3,7 @@ import { ConfigInvalidError, MultiAuthError, type ConfigIssue } from '../core/er
 import { redactIssue } from '../core/error-context.js';
 import { Redactor } from '../core/redactor.js';
 import { loadConfig, sortIssues, type LoadedConfig } from '../config/index.js';
-import { checkPlan, compile, markMissingEnv, registerPlan, resolvePlanPaths, signsInOverHttp, type Plan } from '../compile/index.js';
+import { checkPlan, compile, markMissingEnv, registerPlan, resolvePlanPaths, signsInOnPages, signsInOverHttp, type Plan } from '../compile/index.js';
 import { configFile } from './config-file.js';
 
 /** Options of {@link openConfig}. */
@@ -60,6 +60,8 @@ export interface OpenedConfig {
   redactor: Redactor;
   /** Users who sign in (and refresh) with HTTP requests alone (compile's `signsInOverHttp`): for the run's digest. */
   httpUsers: string[];
+  /** Users who sign in with browser steps and HTTP requests alone (compile's `signsInOnPages`): for the run's digest. */
+  browserUsers: string[];
 }
 
 /**
@@ -126,7 +128,12 @@ export function checkConfig(
     ...found.map((issue) => (issue.location ? issue : { ...issue, location: loaded.locate(issue.path) })),
   ]).map((issue) => redactIssue(issue, redactor));
   if (issues.some((issue) => issue.severity === 'error')) throw new ConfigInvalidError(file, issues);
-  return { file, loaded, plan, warnings: issues, redactor, httpUsers: plan.users.filter((user) => signsInOverHttp(plan, user)).map((user) => user.name) };
+  return { file, loaded, plan, warnings: issues, redactor, httpUsers: namesOf(plan, signsInOverHttp), browserUsers: namesOf(plan, signsInOnPages) };
+}
+
+/** The names of the plan's users `which` holds for. */
+function namesOf(plan: Plan, which: (plan: Plan, user: Plan['users'][number]) => boolean): string[] {
+  return plan.users.filter((user) => which(plan, user)).map((user) => user.name);
 }
 
 /** A deferred unset variable as a warning that names the users who cannot sign in because of it. */

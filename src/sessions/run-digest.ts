@@ -52,6 +52,8 @@ export interface RunDigest {
   mail?: MailSource;
   /** Users who sign in (and refresh) with HTTP requests alone: what the runner's sign-in ahead may sign in. */
   httpUsers: string[];
+  /** Users who sign in with browser steps and HTTP requests alone: what the runner may sign in on a browser of its own. */
+  browserUsers: string[];
   /** How many warnings the opening found (shown once per run by the process that opened the config). */
   warnings: number;
   /** The package build that wrote it ({@link packageBuild}): another version may check the same text otherwise. */
@@ -175,7 +177,7 @@ function isDigest(data: unknown): data is RunDigest {
     && strings(d.users) && strings(d.userKeys) && (d.userKeys as string[]).length === (d.users as string[]).length
     && (d.userKeys as string[]).every((key) => /^[0-9a-f]{64}$/.test(key)) && strings(d.scope) && strings(d.mtlsUsers) && strings(d.staticUsers) && strings(d.configUsers) && strings(d.checkedUsers) && strings(d.noReauthUsers)
     && isReauthRules(d.reauthRules) && strings(d.origins) && typeof d.checked === 'boolean'
-    && strings(d.httpUsers) && Number.isInteger(d.warnings) && (d.warnings as number) >= 0 && typeof d.build === 'string' && d.build.length <= 200
+    && strings(d.httpUsers) && strings(d.browserUsers) && Number.isInteger(d.warnings) && (d.warnings as number) >= 0 && typeof d.build === 'string' && d.build.length <= 200
     && (d.access === undefined || (typeof d.access === 'object' && d.access !== null && strings((d.access as Record<string, unknown>).users) && strings((d.access as Record<string, unknown>).requests)))
     && (d.mail === undefined || isMailSource(d.mail));
 }
@@ -212,7 +214,7 @@ function isReauthRules(value: unknown): boolean {
  * @example
  * writeRunDigest(cacheDir, key, digestOf(openConfig(options), runId(env), true));
  */
-export function digestOf({ loaded, plan, warnings, httpUsers }: Pick<OpenedConfig, 'loaded' | 'plan' | 'warnings' | 'httpUsers'>, run: string, checked: boolean): RunDigest {
+export function digestOf({ loaded, plan, warnings, httpUsers, browserUsers }: Pick<OpenedConfig, 'loaded' | 'plan' | 'warnings' | 'httpUsers' | 'browserUsers'>, run: string, checked: boolean): RunDigest {
   return {
     run,
     contentHash: loaded.contentHash,
@@ -229,6 +231,7 @@ export function digestOf({ loaded, plan, warnings, httpUsers }: Pick<OpenedConfi
     ...(plan.access ? { access: { users: [...plan.access.users], requests: plan.access.requests.map((request) => request.name) } } : {}),
     ...(mailOf(plan) ? { mail: mailOf(plan) } : {}),
     httpUsers: [...httpUsers],
+    browserUsers: [...browserUsers],
     warnings: warnings.length,
     build: packageBuild(),
     checked,

@@ -104,11 +104,7 @@ test('counts', async ({ request }) => {
   expect(output).toMatch(/bob[\s\S]*401/);
   expect(output).not.toContain('not-bobs-password');
   expect(output).not.toContain('alice-password');
-  const rows = readFileSync(join(dir, 'test-results', 'multiauth-timeline.txt'), 'utf8')
-    .split('\n')
-    .slice(3)
-    .filter(Boolean)
-    .map((line) => line.trim().split(/\s{2,}/).slice(1, 4).join(' | '));
+  const rows = timelineRows(dir);
   expect(rows.filter((row) => row.startsWith('runner')).sort()).toEqual(['runner | alice | signed in', 'runner | bob | failed (AUTH_HTTP_STATUS)', 'runner | carol | signed in']);
   expect(rows.filter((row) => !row.startsWith('runner')).map((row) => row.replace(/^worker \d+/, 'worker')).sort()).toEqual([
     'worker | alice | from the cache',
@@ -140,10 +136,23 @@ test('a config that starts nothing before the workers (no webServer, no globalSe
 });
 
 // Nothing starts before the workers here (the demo server is up already): waiting for the first
-// worker would only delay the sign-ins, and the first tests with them.
-test('with no webServer and no globalSetup the runner signs in before any worker has started', async ({ demo }) => {
+// worker would only delay the sign-ins, and the first tests with them. A browser user signs in on
+// the runner's own browser, launched as its project's workers would launch theirs; one whose
+// project launches another way signs in in its worker.
+test('with no webServer and no globalSetup the runner signs in before any worker has started, browser users on a browser of its own', async ({ demo }) => {
   test.setTimeout(120_000);
   demo.clear();
+  const browserUser = (name: string) => `      - username: ${name}
+        project:
+          tests:
+            - id: sign-in
+              name: sign in on the login page
+              commands:
+                - { id: c1, command: open, target: "\${DEMO_URL}/rec/login" }
+                - { id: c2, command: type, target: "id=username", value: ${name} }
+                - { id: c3, command: type, target: "id=password", value: ${name}-password }
+                - { id: c4, command: click, target: "css=button[type=submit]" }
+                - { id: c5, command: waitForElementPresent, target: "css=[data-signed-in]", value: "10000" }`;
   const result = await runInlineProject(
     {
       // A CommonJS project, as `npm init playwright` makes: its config is require()d.
@@ -155,12 +164,18 @@ export default defineConfig({
   outputDir: 'test-results',
   reporter: [['json', { outputFile: 'report.json' }], ['list']],
   use: { baseURL: process.env.DEMO_URL },
-  projects: authProjects({ name: 'api' }, { workers: 2 }),
+  // erin's workers launch their browser with other arguments than dave's.
+  projects: authProjects({ name: 'api' }, { workers: 2 }).map((p) => (p.name === 'api-erin' ? { ...p, use: { ...p.use, launchOptions: { args: ['--lang=fr'] } } } : p)),
 });
 `,
       'multiauth.yaml': `${tokenProcedure('/rec/auth/token')}users:
   - { name: alice, procedure: token, credentials: { username: alice, password: alice-password } }
   - { name: carol, procedure: token, credentials: { username: carol, password: carol-password } }
+presets:
+  - type: webdriver
+    users:
+${browserUser('dave')}
+${browserUser('erin')}
 `,
       'user.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
@@ -175,13 +190,37 @@ test('whoami', async ({ authedRequest }, testInfo) => {
     { env: { DEMO_URL: demo.url } },
   );
   const { output, dir } = result;
-  expect({ passed: result.passed, failed: result.failed }, output).toEqual({ passed: 2, failed: 0 });
-  expect(output).toContain('multiauth: 2 users signed in');
-  expect(result.annotations['whoami']?.map((a) => a.description)).toEqual(expect.arrayContaining([expect.stringMatching(/^(alice|carol): signed in ahead by the runner/)]));
-  const signIns = demo.seen.filter((r) => r.path === '/auth/token');
-  expect(signIns).toHaveLength(2);
+  expect({ passed: result.passed, failed: result.failed }, output).toEqual({ passed: 4, failed: 0 });
+  expect(output).toContain('multiauth: 4 users signed in');
+  expect(output).not.toMatch(/(alice|carol|dave|erin)-password/);
+  expect(result.annotations['whoami']?.map((a) => a.description)).toEqual(expect.arrayContaining([
+    expect.stringMatching(/^alice: signed in ahead by the runner/),
+    expect.stringMatching(/^dave: signed in ahead by the runner/),
+  ]));
+  expect(timelineRows(dir).map((row) => row.replace(/^worker \d+/, 'worker')).sort()).toEqual([
+    'runner | alice | signed in',
+    'runner | carol | signed in',
+    'runner | dave | signed in',
+    'worker | alice | from the cache',
+    'worker | carol | from the cache',
+    'worker | dave | from the cache',
+    'worker | erin | signed in',
+  ]);
   const workers = readdirSync(dir).filter((name) => /^worker-\d+\.json$/.test(name)).map((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { started: number }).started);
   expect(workers.length).toBeGreaterThan(0);
-  // Both sign-ins reached the server before the first worker process existed.
-  for (const signIn of signIns) expect(signIn.at).toBeLessThan(Math.min(...workers));
+  // The token sign-ins reached the server before the first worker process existed (the browser
+  // sign-in follows its browser's launch); each browser user's login page was opened once.
+  const tokens = demo.seen.filter((r) => r.path === '/auth/token');
+  expect(tokens).toHaveLength(2);
+  for (const signIn of tokens) expect(signIn.at).toBeLessThan(Math.min(...workers));
+  expect(demo.seen.filter((r) => r.path === '/login' && r.method === 'GET')).toHaveLength(2);
 });
+
+/** The rows of a run's timeline (test-results/multiauth-timeline.txt) as `who | user | what`. */
+function timelineRows(dir: string): string[] {
+  return readFileSync(join(dir, 'test-results', 'multiauth-timeline.txt'), 'utf8')
+    .split('\n')
+    .slice(3)
+    .filter(Boolean)
+    .map((line) => line.trim().split(/\s{2,}/).slice(1, 4).join(' | '));
+}
