@@ -43,7 +43,7 @@ export async function main(argv: string[], raw: CliIo): Promise<number> {
 async function failed(io: CliIo, error: MultiAuthError, json: boolean): Promise<number> {
   if (error instanceof ConfigInvalidError) {
     // Loaded here, not at the start: it reaches the config layers, which `--help` does not need.
-    const { renderIssues } = await lazyModule<typeof import('./check-config.js')>('./check-config.js', () => import('./check-config.js'));
+    const { renderIssues } = await lazyModule(() => import('./check-config.js'));
     io.stderr.write(renderIssues(error.issues, io.cwd, error.file));
   } else {
     io.stderr.write(`${error.render()}\n`);
@@ -101,7 +101,7 @@ async function dispatch(argv: string[], io: CliIo, json: boolean): Promise<numbe
   if (count > command.positionals.max) return usageError(io, `unexpected argument "${parsed.positionals[command.positionals.max]}"`, command, json);
   // The commands that sign in start their own mail sink when none listens; one reader per run, closed after it.
   // The runtime is loaded only now: help and usage errors above need none of it.
-  const { closeMailReaders, setMailSinkPolicy } = await lazyModule<typeof import('../runtime/index.js')>('../runtime/index.js', () => import('../runtime/index.js'));
+  const { closeMailReaders, setMailSinkPolicy } = await lazyModule(() => import('../runtime/index.js'));
   setMailSinkPolicy({ startSinkIfNone: SIGNS_IN.has(command.name) });
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals, io });

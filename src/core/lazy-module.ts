@@ -18,13 +18,15 @@ import { stackFiles } from './call-site.js';
  *
  * Anywhere else (the sources run by a TypeScript loader, a link in an ES module project: a
  * `require` there would compile a second copy), and for a module that waits at its top level,
- * `viaImport` runs. `specifier` is relative to the calling module, as its `import()` is.
+ * `viaImport` runs. What it imports is what is required: the specifier is read from its source
+ * text, relative to the calling module as the `import()` is, so that a build which moves the
+ * calling code (a bundle's chunk) and rewrites the `import()` moves the `require` with it.
  *
  * @example
- * const engine = await lazyModule<typeof import('./engine/authenticate.js')>('./engine/authenticate.js', () => import('./engine/authenticate.js'));
+ * const engine = await lazyModule(() => import('./engine/authenticate.js'));
  */
-export async function lazyModule<T>(specifier: string, viaImport: () => Promise<T>): Promise<T> {
-  const loaded = requireInto(stackFiles(lazyModule)[0], specifier);
+export async function lazyModule<T>(viaImport: () => Promise<T>): Promise<T> {
+  const loaded = requireInto(stackFiles(lazyModule)[0], importedBy(viaImport));
   return loaded === undefined ? viaImport() : (loaded.module as T);
 }
 
@@ -32,14 +34,15 @@ export async function lazyModule<T>(specifier: string, viaImport: () => Promise<
  * Loads one of the package's own modules synchronously into the module cache the package runs
  * from, where {@link lazyModule} would `require` it; `undefined` where it would `import()` it
  * (the caller then has no synchronous way that keeps one copy of each module). For code that must
- * not wait, as `playwright.config.ts` loading.
+ * not wait, as `playwright.config.ts` loading. `module` is never called: it names the module as
+ * {@link lazyModule}'s `viaImport` does.
  *
  * @example
- * const opener = requireNow<typeof import('./digest-open.js')>('./digest-open.js');
+ * const opener = requireNow(() => import('./digest-open.js'));
  * if (opener) opener.openDigest(request, process.env);
  */
-export function requireNow<T>(specifier: string): T | undefined {
-  return requireInto(stackFiles(requireNow)[0], specifier)?.module as T | undefined;
+export function requireNow<T>(module: () => Promise<T>): T | undefined {
+  return requireInto(stackFiles(requireNow)[0], importedBy(module))?.module as T | undefined;
 }
 
 /**
@@ -54,6 +57,17 @@ export function canRequireNow(): boolean {
   return requiringCaller(stackFiles(canRequireNow)[0]) !== undefined;
 }
 
+/** The one module `() => import('./x.js')` loads, as its source says (`require("./x.js")` once compiled to CommonJS). */
+const IMPORTED = /\b(?:import|require)\((["'])(\.{1,2}\/[^"'\\\n]{1,300})\1\)/;
+
+/**
+ * The relative specifier the function imports, or undefined when its source is of another shape
+ * (a bundler that inlined the module it named: then only `import()` loads it).
+ */
+function importedBy(viaImport: () => Promise<unknown>): string | undefined {
+  return IMPORTED.exec(Function.prototype.toString.call(viaImport).slice(0, 400))?.[2];
+}
+
 /** `callerFile` when a `require` made for it loads into the package's module cache, else undefined. */
 function requiringCaller(callerFile: string | undefined): string | undefined {
   // `require` exists in a module's scope only when the module was compiled to CommonJS.
@@ -63,9 +77,9 @@ function requiringCaller(callerFile: string | undefined): string | undefined {
   return caller === undefined || (native && !isInstalledModule(caller)) ? undefined : caller;
 }
 
-function requireInto(callerFile: string | undefined, specifier: string): { module: unknown } | undefined {
+function requireInto(callerFile: string | undefined, specifier: string | undefined): { module: unknown } | undefined {
   const caller = requiringCaller(callerFile);
-  if (caller === undefined) return undefined;
+  if (caller === undefined || specifier === undefined) return undefined;
   const native = typeof require !== 'function';
   try {
     return { module: createRequire(caller)(specifier) };

@@ -1,12 +1,13 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { ownFile, stackFiles } from '../core/call-site.js';
+import { stackFiles } from '../core/call-site.js';
+import { ownTree } from '../core/package-files.js';
 
 /** Playwright's default config names (`playwright test` looks for these when not given `-c`). */
 const PLAYWRIGHT_CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((ext) => `playwright.config.${ext}`);
 
 /** This package's own code (`dist/`, or `src/` when run from source): its frames are not the caller. */
-const OWN_DIR = dirname(dirname(ownFile()));
+let ownDir: string | undefined;
 
 /**
  * The folder the role matrix resolves config paths from: the Playwright config's folder, as seen from
@@ -34,7 +35,8 @@ export function playwrightConfigDir(from: string | undefined = callerFile()): st
  * callerFile(); // '/repo/e2e/tests/roles.spec.ts'
  */
 export function callerFile(): string | undefined {
-  return stackFiles(callerFile).find((path) => !path.startsWith(OWN_DIR + sep));
+  ownDir ??= ownTree();
+  return stackFiles(callerFile).find((path) => !path.startsWith((ownDir as string) + sep));
 }
 
 /**

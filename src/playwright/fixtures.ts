@@ -190,7 +190,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     async ({ accessReplay, authUser, _authResolved, _multiauth, baseURL }, use, testInfo) => {
       if (!accessReplay || !authUser || !_authResolved) return use(undefined);
       // Loaded by the tests that replay, not by every worker.
-      const { TestReplay } = await lazyModule<typeof import('./access-replay.js')>('./access-replay.js', () => import('./access-replay.js'));
+      const { TestReplay } = await lazyModule(() => import('./access-replay.js'));
       const replay = await TestReplay.start(_multiauth, authUser, accessReplay, baseURL, resolveScope(await _multiauth.scope(), baseURL).origins);
       await use(replay);
       await replay.finish(testInfo);
@@ -235,7 +235,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       await restoreBrowserStorage(context, _authResolved.session, scope);
       // Only a passkey user's session has one to seed: the others need not load the seeding.
       if (_authResolved.session.passkey) {
-        const { seedSessionPasskey } = await lazyModule<typeof import('./passkey-context.js')>('./passkey-context.js', () => import('./passkey-context.js'));
+        const { seedSessionPasskey } = await lazyModule(() => import('./passkey-context.js'));
         keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
       }
     }
@@ -283,7 +283,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
       opened.push(rawRequest);
       const request = wrapRequestContext(rawRequest, live, baseURL, _multiauth.redactor, reauth);
       // Loaded by the tests that sign a second user in, not by every worker.
-      const { LazySignedInUser } = await lazyModule<typeof import('./signed-in-user.js')>('./signed-in-user.js', () => import('./signed-in-user.js'));
+      const { LazySignedInUser } = await lazyModule(() => import('./signed-in-user.js'));
       return new LazySignedInUser(user, session, request, {
         user,
         session,

@@ -1,5 +1,5 @@
-import { dirname, join } from 'node:path';
-import { ownFile } from '../core/call-site.js';
+import { join } from 'node:path';
+import { packageRoot } from '../core/package-files.js';
 import { MultiAuthError } from '../core/errors.js';
 import { playwrightConfigDir } from './config-dir.js';
 import { matrixConfig } from './role-matrix.js';
@@ -27,8 +27,6 @@ export interface MailSinkWebServer {
   gracefulShutdown: { signal: 'SIGTERM'; timeout: number };
 }
 
-/** From `dist/playwright/` (or `src/playwright/`) to the package's own CLI, which runs `dist/`. */
-const CLI = join(dirname(dirname(dirname(ownFile()))), 'bin', 'multiauth.js');
 
 /**
  * A Playwright `webServer` entry that runs the package's mail sink (`multiauth mail-sink`) of the
@@ -65,7 +63,8 @@ export function mailSink(options: MailSinkOptions = {}): MailSinkWebServer {
         : 'Add the sink to the config: mail: { smtp: { port: 2525 } }, and point the application\'s mail settings at 127.0.0.1:2525 (docs/email.md).',
     }));
   }
-  const args = [process.execPath, CLI, 'mail-sink', '--config', config.file];
+  // The package's own CLI, which runs `dist/`.
+  const args = [process.execPath, join(packageRoot(), 'bin', 'multiauth.js'), 'mail-sink', '--config', config.file];
   return {
     command: args.map(shellWord).join(' '),
     url: `http://127.0.0.1:${mail.apiPort}/health`,

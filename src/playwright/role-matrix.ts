@@ -95,12 +95,12 @@ export function authProjects<P extends { name?: string; use?: object; workers?: 
   if (process.env.TEST_WORKER_INDEX === undefined) {
     if (options.signInAhead !== false) {
       const ahead = { file: config.file, baseDir: configDir, projects: projects.map((p, i) => ({ user: users[i] as string, name: p.name })), env: process.env, argv: process.argv };
-      void lazyModule<typeof import('./sign-in-ahead.js')>('./sign-in-ahead.js', () => import('./sign-in-ahead.js'))
+      void lazyModule(() => import('./sign-in-ahead.js'))
         .then(({ signInAhead }) => signInAhead(ahead))
         .catch(() => undefined);
     }
     const names = projects.map((p) => p.name);
-    void lazyModule<typeof import('./plain-test-import.js')>('./plain-test-import.js', () => import('./plain-test-import.js'))
+    void lazyModule(() => import('./plain-test-import.js'))
       .then(({ warnPlainTestImports }) => warnPlainTestImports(project as ProjectFiles, configDir, names))
       // A warning that could not be worked out fails no run, as the files it reads may vanish.
       .catch(() => undefined);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, relative } from 'node:path';
-import { ownFile } from '../core/call-site.js';
+import { basename, dirname, join, relative } from 'node:path';
+import { packageModule } from '../core/package-files.js';
 import { canRequireNow } from '../core/lazy-module.js';
 import { loadReplayRows, loadRunTimeline, readRunEvents, requireReplayRows, requireRunTimeline, runTotals, summaryLine, type RunEvent } from '../sessions/index.js';
 import { loadAccess, requireAccess } from '../runtime/index.js';
@@ -218,11 +218,11 @@ function writeTimelines(events: readonly RunEvent[]): string[] {
  * });
  */
 export function authTimeline<P extends { name?: string; teardown?: string }>(projects: readonly P[]): Array<P | TimelineProject> {
-  const here = ownFile();
-  const file = `timeline-teardown${extname(here)}`;
+  const teardown = packageModule('playwright/timeline-teardown');
+  const file = basename(teardown);
   return [
     ...projects.map((project) => (project.teardown === undefined ? { ...project, teardown: TIMELINE_PROJECT } : project)),
-    { name: TIMELINE_PROJECT, testDir: dirname(here), testMatch: new RegExp(`[\\\\/]${escapeRegExp(file)}$`), testIgnore: [], workers: 1 },
+    { name: TIMELINE_PROJECT, testDir: dirname(teardown), testMatch: new RegExp(`[\\\\/]${escapeRegExp(file)}$`), testIgnore: [], workers: 1 },
   ];
 }
 

@@ -19,20 +19,20 @@ import type { Session, SignInResult } from './session/session.js';
 import { lazyModule, requireNow } from '../core/lazy-module.js';
 
 // What signs in loads on first use (see the header): these are its parts.
-const engine = () => lazyModule<typeof import('./engine/authenticate.js')>('./engine/authenticate.js', () => import('./engine/authenticate.js'));
-const dispatcher = () => lazyModule<typeof import('./http/dispatcher.js')>('./http/dispatcher.js', () => import('./http/dispatcher.js'));
-const browserLaunch = () => lazyModule<typeof import('./protocols/browser/launch.js')>('./protocols/browser/launch.js', () => import('./protocols/browser/launch.js'));
-const preflightModule = () => lazyModule<typeof import('./engine/preflight.js')>('./engine/preflight.js', () => import('./engine/preflight.js'));
+const engine = () => lazyModule(() => import('./engine/authenticate.js'));
+const dispatcher = () => lazyModule(() => import('./http/dispatcher.js'));
+const browserLaunch = () => lazyModule(() => import('./protocols/browser/launch.js'));
+const preflightModule = () => lazyModule(() => import('./engine/preflight.js'));
 // Parts only some runs need (a matrix, a passkey user, a digest user, the CLI): loaded on first use too.
-const accessModule = () => lazyModule<typeof import('./access/index.js')>('./access/index.js', () => import('./access/index.js'));
-const passkeyModule = () => lazyModule<typeof import('./protocols/browser/passkey.js')>('./protocols/browser/passkey.js', () => import('./protocols/browser/passkey.js'));
-const browserPathModule = () => lazyModule<typeof import('./protocols/browser/browser-path.js')>('./protocols/browser/browser-path.js', () => import('./protocols/browser/browser-path.js'));
-const completeModule = () => lazyModule<typeof import('./engine/complete.js')>('./engine/complete.js', () => import('./engine/complete.js'));
-const findUserModule = () => lazyModule<typeof import('./engine/find-user.js')>('./engine/find-user.js', () => import('./engine/find-user.js'));
-const sessionPasskeyModule = () => lazyModule<typeof import('./session/passkey.js')>('./session/passkey.js', () => import('./session/passkey.js'));
-const signedOutBodyModule = () => lazyModule<typeof import('./session/signed-out-body.js')>('./session/signed-out-body.js', () => import('./session/signed-out-body.js'));
-const digestModule = () => lazyModule<typeof import('./protocols/digest/index.js')>('./protocols/digest/index.js', () => import('./protocols/digest/index.js'));
-const mailModule = () => lazyModule<typeof import('./mail/index.js')>('./mail/index.js', () => import('./mail/index.js'));
+const accessModule = () => lazyModule(() => import('./access/index.js'));
+const passkeyModule = () => lazyModule(() => import('./protocols/browser/passkey.js'));
+const browserPathModule = () => lazyModule(() => import('./protocols/browser/browser-path.js'));
+const completeModule = () => lazyModule(() => import('./engine/complete.js'));
+const findUserModule = () => lazyModule(() => import('./engine/find-user.js'));
+const sessionPasskeyModule = () => lazyModule(() => import('./session/passkey.js'));
+const signedOutBodyModule = () => lazyModule(() => import('./session/signed-out-body.js'));
+const digestModule = () => lazyModule(() => import('./protocols/digest/index.js'));
+const mailModule = () => lazyModule(() => import('./mail/index.js'));
 
 export { applySession, changesRequests, emptySession, newSession, sessionSecrets, withStaticCredentials, type OutgoingRequest } from './session/apply.js';
 export type { AccessAnswer, AccessCell, AccessOutcome, DenyRules, ObservedMatrix } from './access/matrix.js';
@@ -132,7 +132,7 @@ export async function refreshSignIn(plan: Plan, session: SignInResult, options: 
 export async function sendAccessRequest(...args: Parameters<typeof import('./access/send.js').sendAccessRequest>): ReturnType<typeof import('./access/send.js').sendAccessRequest> {
   // Held once loaded: a matrix sends thousands, and every import() call resolves the module again
   // (through the loader hooks' thread when a loader such as tsx is registered: a third of the CPU).
-  sendModule ??= lazyModule<typeof import('./access/send.js')>('./access/send.js', () => import('./access/send.js'));
+  sendModule ??= lazyModule(() => import('./access/send.js'));
   return (await sendModule).sendAccessRequest(...args);
 }
 
@@ -147,7 +147,7 @@ let sendModule: Promise<typeof import('./access/send.js')> | undefined;
  * const { row } = await replayRequest(target, { plan, owner: 'alice', users: replayingUsers('alice', ['bob']), session, mask });
  */
 export async function loadReplaySend(): Promise<typeof import('./access/replay-send.js')> {
-  replaySendModule ??= lazyModule<typeof import('./access/replay-send.js')>('./access/replay-send.js', () => import('./access/replay-send.js'));
+  replaySendModule ??= lazyModule(() => import('./access/replay-send.js'));
   return replaySendModule;
 }
 
@@ -194,7 +194,7 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
  * const browserType = (await playwrightCore()).chromium;
  */
 export async function playwrightCore(): Promise<typeof import('playwright-core')> {
-  return (await lazyModule<typeof import('./protocols/browser/playwright-core.js')>('./protocols/browser/playwright-core.js', () => import('./protocols/browser/playwright-core.js'))).loadPlaywrightCore();
+  return (await lazyModule(() => import('./protocols/browser/playwright-core.js'))).loadPlaywrightCore();
 }
 
 /**
@@ -236,7 +236,7 @@ let accessLoaded: Promise<typeof import('./access/index.js')> | undefined;
  * const access = requireAccess(); // undefined when run from the sources
  */
 export function requireAccess(): typeof import('./access/index.js') | undefined {
-  return requireNow<typeof import('./access/index.js')>('./access/index.js');
+  return requireNow(() => import('./access/index.js'));
 }
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ownFile } from '../core/call-site.js';
 import { errorFromData, type ErrorData } from '../core/error-data.js';
 import { requireNow } from '../core/lazy-module.js';
+import { packageModule } from '../core/package-files.js';
 import type { DigestRequest } from './digest-open.js';
 import type { RunDigest } from './run-digest.js';
 
@@ -31,10 +31,9 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
  * digest.users; // ['alice', 'bob']
  */
 export function digestInChild(request: DigestRequest, env: Record<string, string | undefined>): RunDigest {
-  const here = ownFile();
-  // From the sources (tests run them through tsx) the child is the .ts beside this file.
-  const fromSource = here.endsWith('.ts');
-  const child = here.replace(/digest-in-child\.(ts|js)$/, `digest-child.${fromSource ? 'ts' : 'js'}`);
+  // From the sources (tests run them through tsx) the child is the .ts, run through tsx too.
+  const child = packageModule('sessions/digest-child');
+  const fromSource = child.endsWith('.ts');
   if (!existsSync(child)) throw new Error(`playwright-multiauth is incomplete: ${child} is missing; reinstall the package.`);
   let out: string;
   try {
@@ -71,6 +70,6 @@ export function digestInChild(request: DigestRequest, env: Record<string, string
  * const digest = digestNow({ baseDir, notFoundHint: '', run: runId(process.env) }, process.env);
  */
 export function digestNow(request: DigestRequest, env: Record<string, string | undefined>): RunDigest {
-  const opener = requireNow<typeof import('./digest-open.js')>('./digest-open.js');
+  const opener = requireNow(() => import('./digest-open.js'));
   return opener ? opener.openDigest(request, env) : digestInChild(request, env);
 }

@@ -48,7 +48,7 @@ export type { UserTypesResult } from './user-types.js';
  */
 export async function openConfig(options: OpenConfigOptions): Promise<OpenedConfig> {
   const preflight = options.checks === false ? undefined : await loadPreflight();
-  return (await lazyModule<typeof import('./open-config.js')>('./open-config.js', () => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
+  return (await lazyModule(() => import('./open-config.js'))).openConfig({ ...options, ...(preflight ? { preflight } : {}) });
 }
 export { DEFAULT_MATRIX_PARALLEL } from '../core/matrix-parallel.js';
 export type { AccessMatrixOptions } from './access-matrix.js';
@@ -62,7 +62,7 @@ export type { AccessMatrixOptions } from './access-matrix.js';
  * const observed = await runAccessMatrix(opened, { parallel: 4 });
  */
 export async function runAccessMatrix(...args: Parameters<typeof import('./access-matrix.js').runAccessMatrix>): ReturnType<typeof import('./access-matrix.js').runAccessMatrix> {
-  return (await lazyModule<typeof import('./access-matrix.js')>('./access-matrix.js', () => import('./access-matrix.js'))).runAccessMatrix(...args);
+  return (await lazyModule(() => import('./access-matrix.js'))).runAccessMatrix(...args);
 }
 
 /**
@@ -74,7 +74,7 @@ export async function runAccessMatrix(...args: Parameters<typeof import('./acces
  * if (isKnownDenial(cacheDir, denial)) return response;
  */
 export async function loadDenials(): Promise<typeof import('./denials.js')> {
-  return lazyModule<typeof import('./denials.js')>('./denials.js', () => import('./denials.js'));
+  return lazyModule(() => import('./denials.js'));
 }
 
 /**
@@ -87,7 +87,7 @@ export async function loadDenials(): Promise<typeof import('./denials.js')> {
  * writeUserTypes(userTypesPath(file), ['alice', 'bob'], 'multiauth.yaml');
  */
 export async function loadUserTypes(): Promise<typeof import('./user-types.js')> {
-  return lazyModule<typeof import('./user-types.js')>('./user-types.js', () => import('./user-types.js'));
+  return lazyModule(() => import('./user-types.js'));
 }
 
 /**
@@ -99,7 +99,7 @@ export async function loadUserTypes(): Promise<typeof import('./user-types.js')>
  * removeUnreachableSessions(cacheDir, configOwner(file), reachable);
  */
 export async function loadTidyCache(): Promise<typeof import('./tidy-cache.js')> {
-  return lazyModule<typeof import('./tidy-cache.js')>('./tidy-cache.js', () => import('./tidy-cache.js'));
+  return lazyModule(() => import('./tidy-cache.js'));
 }
 
 /**
@@ -112,7 +112,7 @@ export async function loadTidyCache(): Promise<typeof import('./tidy-cache.js')>
  * if (registersUnsealed(user, process.env)) throw unsealedPasskeyError(user);
  */
 export async function loadPasskeySealing(): Promise<typeof import('./passkey-sealing.js')> {
-  return lazyModule<typeof import('./passkey-sealing.js')>('./passkey-sealing.js', () => import('./passkey-sealing.js'));
+  return lazyModule(() => import('./passkey-sealing.js'));
 }
 
 /**
@@ -124,7 +124,7 @@ export async function loadPasskeySealing(): Promise<typeof import('./passkey-sea
  * writeFileSync('test-results/multiauth-timeline.html', timelineHtml(events));
  */
 export async function loadRunTimeline(): Promise<typeof import('./run-timeline.js')> {
-  return lazyModule<typeof import('./run-timeline.js')>('./run-timeline.js', () => import('./run-timeline.js'));
+  return lazyModule(() => import('./run-timeline.js'));
 }
 
 /**
@@ -135,7 +135,7 @@ export async function loadRunTimeline(): Promise<typeof import('./run-timeline.j
  * const timeline = requireRunTimeline(); // undefined when run from the sources
  */
 export function requireRunTimeline(): typeof import('./run-timeline.js') | undefined {
-  return requireNow<typeof import('./run-timeline.js')>('./run-timeline.js');
+  return requireNow(() => import('./run-timeline.js'));
 }
 
 /**
@@ -145,7 +145,7 @@ export function requireRunTimeline(): typeof import('./run-timeline.js') | undef
  * const rows = requireReplayRows()?.readReplayEntries(file);
  */
 export function requireReplayRows(): typeof import('./replay-rows.js') | undefined {
-  return requireNow<typeof import('./replay-rows.js')>('./replay-rows.js');
+  return requireNow(() => import('./replay-rows.js'));
 }
 
 /**
@@ -156,7 +156,7 @@ export function requireReplayRows(): typeof import('./replay-rows.js') | undefin
  * const { appendReplayEntry } = await loadReplayRows();
  */
 export async function loadReplayRows(): Promise<typeof import('./replay-rows.js')> {
-  return lazyModule<typeof import('./replay-rows.js')>('./replay-rows.js', () => import('./replay-rows.js'));
+  return lazyModule(() => import('./replay-rows.js'));
 }
 
 /**
@@ -166,5 +166,5 @@ export async function loadReplayRows(): Promise<typeof import('./replay-rows.js'
  * const { runReplayClaims } = await loadReplayClaims();
  */
 export async function loadReplayClaims(): Promise<typeof import('./replay-claims.js')> {
-  return lazyModule<typeof import('./replay-claims.js')>('./replay-claims.js', () => import('./replay-claims.js'));
+  return lazyModule(() => import('./replay-claims.js'));
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ownFile } from '../core/call-site.js';
+import { packageRoot } from '../core/package-files.js';
 import { readRegularFile } from '../core/regular-file.js';
 import { ensureCacheDir } from './cache-dir.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
@@ -104,10 +105,8 @@ export function packageBuild(): string {
   let version: unknown = '';
   let written = 0;
   try {
-    const self = ownFile();
-    written = statSync(self).mtimeMs;
-    // The same relative path from src/sessions and dist/sessions.
-    version = (JSON.parse(readFileSync(join(dirname(self), '..', '..', 'package.json'), 'utf8')) as { version?: unknown }).version;
+    written = statSync(ownFile()).mtimeMs;
+    version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version;
   } catch {
     // No manifest beside the modules: the modules' time alone tells builds apart.
   }

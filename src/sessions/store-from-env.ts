@@ -38,7 +38,7 @@ export async function sessionBackendFromEnv(choice: BackendChoice): Promise<Sess
     });
   }
   // Loaded only for a Redis store: a worker of a file-store run never needs it.
-  const { RedisBackend } = await lazyModule<typeof import('./redis-backend.js')>('./redis-backend.js', () => import('./redis-backend.js'));
+  const { RedisBackend } = await lazyModule(() => import('./redis-backend.js'));
   return new RedisBackend({
     url: store,
     ...(env.MULTIAUTH_STORE_PASSWORD ? { password: env.MULTIAUTH_STORE_PASSWORD } : {}),

@@ -25,15 +25,15 @@ function lazyCommand(usage: CommandUsage, load: () => Promise<Command>): Command
  * `usage/` and one line here.
  */
 export const commands: readonly Command[] = [
-  lazyCommand(validateUsage, async () => (await lazyModule<typeof import('./validate.js')>('./validate.js', () => import('./validate.js'))).validateCommand),
-  lazyCommand(loginUsage, async () => (await lazyModule<typeof import('./login.js')>('./login.js', () => import('./login.js'))).loginCommand),
-  lazyCommand(checkUsage, async () => (await lazyModule<typeof import('./check.js')>('./check.js', () => import('./check.js'))).checkCommand),
-  lazyCommand(matrixUsage, async () => (await lazyModule<typeof import('./matrix.js')>('./matrix.js', () => import('./matrix.js'))).matrixCommand),
-  lazyCommand(replayUsage, async () => (await lazyModule<typeof import('./replay.js')>('./replay.js', () => import('./replay.js'))).replayCommand),
-  lazyCommand(draftUsage, async () => (await lazyModule<typeof import('./draft.js')>('./draft.js', () => import('./draft.js'))).draftCommand),
-  lazyCommand(usersUsage, async () => (await lazyModule<typeof import('./users.js')>('./users.js', () => import('./users.js'))).usersCommand),
-  lazyCommand(typesUsage, async () => (await lazyModule<typeof import('./types.js')>('./types.js', () => import('./types.js'))).typesCommand),
-  lazyCommand(passkeyUsage, async () => (await lazyModule<typeof import('./passkey.js')>('./passkey.js', () => import('./passkey.js'))).passkeyCommand),
-  lazyCommand(mailSinkUsage, async () => (await lazyModule<typeof import('./mail-sink.js')>('./mail-sink.js', () => import('./mail-sink.js'))).mailSinkCommand),
-  lazyCommand(schemaUsage, async () => (await lazyModule<typeof import('./schema.js')>('./schema.js', () => import('./schema.js'))).schemaCommand),
+  lazyCommand(validateUsage, async () => (await lazyModule(() => import('./validate.js'))).validateCommand),
+  lazyCommand(loginUsage, async () => (await lazyModule(() => import('./login.js'))).loginCommand),
+  lazyCommand(checkUsage, async () => (await lazyModule(() => import('./check.js'))).checkCommand),
+  lazyCommand(matrixUsage, async () => (await lazyModule(() => import('./matrix.js'))).matrixCommand),
+  lazyCommand(replayUsage, async () => (await lazyModule(() => import('./replay.js'))).replayCommand),
+  lazyCommand(draftUsage, async () => (await lazyModule(() => import('./draft.js'))).draftCommand),
+  lazyCommand(usersUsage, async () => (await lazyModule(() => import('./users.js'))).usersCommand),
+  lazyCommand(typesUsage, async () => (await lazyModule(() => import('./types.js'))).typesCommand),
+  lazyCommand(passkeyUsage, async () => (await lazyModule(() => import('./passkey.js'))).passkeyCommand),
+  lazyCommand(mailSinkUsage, async () => (await lazyModule(() => import('./mail-sink.js'))).mailSinkCommand),
+  lazyCommand(schemaUsage, async () => (await lazyModule(() => import('./schema.js'))).schemaCommand),
 ];

@@ -2,7 +2,7 @@ import type { Plan, PlanMail } from '../../compile/index.js';
 import type { MailReader } from '../mail/reader.js';
 import { lazyModule } from '../../core/lazy-module.js';
 
-const mailRoom = () => lazyModule<typeof import('../mail/index.js')>('../mail/index.js', () => import('../mail/index.js'));
+const mailRoom = () => lazyModule(() => import('../mail/index.js'));
 
 /** Whether a reader may start an in-process sink when none listens (the CLI: yes; Playwright workers: no). */
 let startSinkIfNone = false;

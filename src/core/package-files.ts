@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { ownFile } from './call-site.js';
+
+/** The package's name in its package.json: what tells its root from a folder above or below it. */
+const NAME = 'playwright-multiauth';
+/** Folders walked up from a module to the root: `dist/` and `src/` are at most a few deep. */
+const MAX_DEPTH = 8;
+
+let root: string | undefined;
+
+/**
+ * The package's own folder (its package.json, `bin/`, `dist/` or `src/`), found from this module's
+ * file, wherever the build put it: a bundle's chunk sits elsewhere than the module it holds, so a
+ * path counted in `..` from a module's own file would name another place.
+ *
+ * @example
+ * join(packageRoot(), 'bin', 'multiauth.js'); // '/repo/node_modules/playwright-multiauth/bin/multiauth.js'
+ */
+export function packageRoot(): string {
+  if (root !== undefined) return root;
+  const here = ownFile();
+  for (let dir = dirname(here), depth = 0; depth < MAX_DEPTH && dirname(dir) !== dir; dir = dirname(dir), depth++) {
+    if (namedOurs(join(dir, 'package.json'))) return (root = dir);
+  }
+  throw new Error(`playwright-multiauth is incomplete: no package.json of ${NAME} above ${here}; reinstall the package.`);
+}
+
+/**
+ * The tree this code runs from: `<root>/dist` when built, `<root>/src` from the sources (a
+ * TypeScript loader). Its modules are the package's own, not its caller's.
+ *
+ * @example
+ * ownTree(); // '/repo/dist'
+ */
+export function ownTree(): string {
+  const top = relative(packageRoot(), ownFile()).split(sep)[0] as string;
+  return join(packageRoot(), top);
+}
+
+/**
+ * The file of the package's module at `path` (its place under `src/`, without extension) in the
+ * tree this code runs from: the built `.js` under `dist/`, or the `.ts` source.
+ *
+ * @example
+ * packageModule('sessions/digest-child'); // '/repo/dist/sessions/digest-child.js'
+ */
+export function packageModule(path: string): string {
+  return join(ownTree(), `${path}${ownFile().endsWith('.ts') ? '.ts' : '.js'}`);
+}
+
+function namedOurs(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === NAME;
+  } catch {
+    return false;
+  }
+}
