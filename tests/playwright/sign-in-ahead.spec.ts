@@ -19,6 +19,19 @@ const tokenProcedure = (path: string) => `procedures:
     injections: [{ location: header, key: Authorization, prefix: Bearer, variable: access_token }]
 `;
 
+/** A webdriver preset user (indented for `presets[].users`) who signs in on the demo's login page at `path`. */
+const browserUser = (name: string, path: string) => `      - username: ${name}
+        project:
+          tests:
+            - id: sign-in
+              name: sign in on the login page
+              commands:
+                - { id: c1, command: open, target: "\${DEMO_URL}${path}" }
+                - { id: c2, command: type, target: "id=username", value: ${name} }
+                - { id: c3, command: type, target: "id=password", value: ${name}-password }
+                - { id: c4, command: click, target: "css=button[type=submit]" }
+                - { id: c5, command: waitForElementPresent, target: "css=[data-signed-in]", value: "10000" }`;
+
 test('the runner signs ahead only the users of the projects a `playwright test` run here will run', () => {
   expect(aheadUsers({ projects, env: {}, argv: run() })).toEqual(['alice', 'bob', 'carol']);
   expect(aheadUsers({ projects, env: {}, argv: run('tests/a.spec.ts', '--workers=2') })).toEqual(['alice', 'bob', 'carol']);
@@ -61,17 +74,7 @@ ${token('carol', 'carol-password')}
 presets:
   - type: webdriver
     users:
-      - username: dave
-        project:
-          tests:
-            - id: sign-in
-              name: sign in on the login page
-              commands:
-                - { id: c1, command: open, target: "\${DEMO_URL}/login" }
-                - { id: c2, command: type, target: "id=username", value: dave }
-                - { id: c3, command: type, target: "id=password", value: dave-password }
-                - { id: c4, command: click, target: "css=button[type=submit]" }
-                - { id: c5, command: waitForElementPresent, target: "css=[data-signed-in]", value: "10000" }
+${browserUser('dave', '/login')}
 `,
       'user.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
@@ -142,17 +145,6 @@ test('a config that starts nothing before the workers (no webServer, no globalSe
 test('with no webServer and no globalSetup the runner signs in before any worker has started, browser users on a browser of its own', async ({ demo }) => {
   test.setTimeout(120_000);
   demo.clear();
-  const browserUser = (name: string) => `      - username: ${name}
-        project:
-          tests:
-            - id: sign-in
-              name: sign in on the login page
-              commands:
-                - { id: c1, command: open, target: "\${DEMO_URL}/rec/login" }
-                - { id: c2, command: type, target: "id=username", value: ${name} }
-                - { id: c3, command: type, target: "id=password", value: ${name}-password }
-                - { id: c4, command: click, target: "css=button[type=submit]" }
-                - { id: c5, command: waitForElementPresent, target: "css=[data-signed-in]", value: "10000" }`;
   const result = await runInlineProject(
     {
       // A CommonJS project, as `npm init playwright` makes: its config is require()d.
@@ -174,8 +166,8 @@ export default defineConfig({
 presets:
   - type: webdriver
     users:
-${browserUser('dave')}
-${browserUser('erin')}
+${browserUser('dave', '/rec/login')}
+${browserUser('erin', '/rec/login')}
 `,
       'user.spec.ts': `
 import { test, expect } from 'playwright-multiauth';
