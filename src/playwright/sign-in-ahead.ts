@@ -98,12 +98,15 @@ async function ahead(request: SignInAheadRequest, users: string[], events: strin
     const browserUsers = onPages(request, await auth.browserUsers(users), configFile);
     const candidates = [...(await auth.httpUsers(users)), ...(browserUsers?.users ?? [])];
     const usable = await Promise.all(candidates.map((user) => auth.hasUsableSession(user).catch(() => false)));
-    const due = candidates.filter((_, index) => !usable[index]);
-    if (due.length === 0) return;
+    let due = candidates.filter((_, index) => !usable[index]);
     if (browserUsers && due.some((user) => browserUsers.users.includes(user))) {
       const { browserName, launchOptions } = browserUsers.browser;
-      pages = new WorkerBrowser({ browserType: (await playwrightCore())[browserName], browserName, launchOptions, env: request.env });
+      const core = await playwrightCore().catch(() => undefined);
+      // Without playwright-core here, the browser users' workers sign them in, and say why if they cannot.
+      if (core) pages = new WorkerBrowser({ browserType: core[browserName], browserName, launchOptions, env: request.env });
+      else due = due.filter((user) => !browserUsers.users.includes(user));
     }
+    if (due.length === 0) return;
     // What the sign-ins run is loaded while the workers start, not after. A run that starts no
     // webServer and runs no globalSetup has its application up already: no reason to wait.
     const first = startsNothingFirst(configFile) ? Promise.resolve(true) : workerStarted(join(dirname(events), WORKER_STARTED));
@@ -131,8 +134,9 @@ function onPages(request: SignInAheadRequest, users: string[], configFile: strin
   if (!config) return undefined;
   let browser: ProjectBrowser | undefined;
   const chosen: string[] = [];
+  const projects = projectsRun(request);
   for (const user of users) {
-    const project = projectsRun(request).find((p) => p.user === user);
+    const project = projects.find((p) => p.user === user);
     const launch = project && projectBrowser(config, project.name, request.argv, request.env);
     if (!launch) continue;
     browser ??= launch;
