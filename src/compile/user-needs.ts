@@ -25,8 +25,7 @@ export function usesBrowser(plan: Plan, user: PlanUser): boolean {
  * plan.users.filter((user) => signsInOverHttp(plan, user)).map((user) => user.name); // ['api-1', 'api-2']
  */
 export function signsInOverHttp(plan: Plan, user: PlanUser): boolean {
-  if (user.passkey !== undefined || user.procedure === undefined) return false;
-  return proceduresOf(plan, user).every((procedure) => procedure !== undefined && procedure.operations.every((op) => op.tech === 'http' || op.tech === 'digest'));
+  return signsInWithOnly(plan, user, HTTP_TECHS);
 }
 
 /**
@@ -38,6 +37,14 @@ export function signsInOverHttp(plan: Plan, user: PlanUser): boolean {
  * plan.users.filter((user) => signsInOnPages(plan, user)).map((user) => user.name); // ['web-1']
  */
 export function signsInOnPages(plan: Plan, user: PlanUser): boolean {
-  if (user.passkey !== undefined || user.procedure === undefined || !usesBrowser(plan, user)) return false;
-  return proceduresOf(plan, user).every((procedure) => procedure !== undefined && procedure.operations.every((op) => op.tech === 'http' || op.tech === 'digest' || op.tech === 'browser'));
+  return usesBrowser(plan, user) && signsInWithOnly(plan, user, PAGE_TECHS);
+}
+
+const HTTP_TECHS: ReadonlySet<string> = new Set(['http', 'digest']);
+const PAGE_TECHS: ReadonlySet<string> = new Set([...HTTP_TECHS, 'browser']);
+
+/** A user with a procedure and no passkey, whose sign-in and refresh run operations of `techs` alone. */
+function signsInWithOnly(plan: Plan, user: PlanUser, techs: ReadonlySet<string>): boolean {
+  if (user.passkey !== undefined || user.procedure === undefined) return false;
+  return proceduresOf(plan, user).every((procedure) => procedure !== undefined && procedure.operations.every((op) => techs.has(op.tech)));
 }

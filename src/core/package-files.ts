@@ -7,7 +7,7 @@ const NAME = 'playwright-multiauth';
 /** Folders walked up from a module to the root: `dist/` and `src/` are at most a few deep. */
 const MAX_DEPTH = 8;
 
-let root: string | undefined;
+let own: { root: string; tree: string; extension: '.ts' | '.js' } | undefined;
 
 /**
  * The package's own folder (its package.json, `bin/`, `dist/` or `src/`), found from this module's
@@ -18,12 +18,7 @@ let root: string | undefined;
  * join(packageRoot(), 'bin', 'multiauth.js'); // '/repo/node_modules/playwright-multiauth/bin/multiauth.js'
  */
 export function packageRoot(): string {
-  if (root !== undefined) return root;
-  const here = ownFile();
-  for (let dir = dirname(here), depth = 0; depth < MAX_DEPTH && dirname(dir) !== dir; dir = dirname(dir), depth++) {
-    if (namedOurs(join(dir, 'package.json'))) return (root = dir);
-  }
-  throw new Error(`playwright-multiauth is incomplete: no package.json of ${NAME} above ${here}; reinstall the package.`);
+  return ownPlace().root;
 }
 
 /**
@@ -34,8 +29,7 @@ export function packageRoot(): string {
  * ownTree(); // '/repo/dist'
  */
 export function ownTree(): string {
-  const top = relative(packageRoot(), ownFile()).split(sep)[0] as string;
-  return join(packageRoot(), top);
+  return ownPlace().tree;
 }
 
 /**
@@ -46,7 +40,21 @@ export function ownTree(): string {
  * packageModule('sessions/digest-child'); // '/repo/dist/sessions/digest-child.js'
  */
 export function packageModule(path: string): string {
-  return join(ownTree(), `${path}${ownFile().endsWith('.ts') ? '.ts' : '.js'}`);
+  const { tree, extension } = ownPlace();
+  return join(tree, `${path}${extension}`);
+}
+
+/** Where this module's file is, worked out once: the root above it, its tree, its extension. */
+function ownPlace(): { root: string; tree: string; extension: '.ts' | '.js' } {
+  if (own !== undefined) return own;
+  const here = ownFile();
+  for (let dir = dirname(here), depth = 0; depth < MAX_DEPTH && dirname(dir) !== dir; dir = dirname(dir), depth++) {
+    if (namedOurs(join(dir, 'package.json'))) {
+      const tree = join(dir, relative(dir, here).split(sep)[0] as string);
+      return (own = { root: dir, tree, extension: here.endsWith('.ts') ? '.ts' : '.js' });
+    }
+  }
+  throw new Error(`playwright-multiauth is incomplete: no package.json of ${NAME} above ${here}; reinstall the package.`);
 }
 
 function namedOurs(file: string): boolean {

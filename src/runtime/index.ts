@@ -186,7 +186,7 @@ export async function launchDiscovered<B>(launch: (executablePath: string | unde
 }
 
 /**
- * playwright-core as the CLI finds it (see `loadPlaywrightCore`; loads the browser runner on first
+ * playwright-core as the CLI finds it (see `loadPlaywrightCore`; its finder is loaded on first
  * use): for the runner's browser sign-ins, which have no Playwright fixture to take it from.
  *
  * @throws MultiAuthError `BROWSER_STEP_FAILED` when no copy is reachable.
