@@ -14,7 +14,7 @@
  */
 import type { Plan } from '../compile/index.js';
 import type { AuthenticateOptions } from './engine/authenticate.js';
-import type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
+import type { CliBrowserOptions } from './protocols/browser/launch.js';
 import type { Session, SignInResult } from './session/session.js';
 import { lazyModule, requireNow } from '../core/lazy-module.js';
 
@@ -48,7 +48,8 @@ export { computeExpiry, needsRefresh, type ExpiryInput } from './engine/expiry.j
 export { closeMailReaders, mailReaderOf, setMailSinkPolicy } from './engine/mailbox.js';
 export type { AuthenticateOptions } from './engine/authenticate.js';
 export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
-export type { BrowserDiscovery, CliBrowserOptions } from './protocols/browser/launch.js';
+export type { CliBrowserOptions } from './protocols/browser/launch.js';
+export { launchDiscovered, type BrowserDiscovery } from './protocols/browser/discover.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
 export type { PasskeyCredential, StoredPasskey } from './session/passkey.js';
@@ -172,17 +173,6 @@ export async function closeDispatchers(): Promise<void> {
  */
 export async function launchBrowserForCli(options: CliBrowserOptions): ReturnType<typeof import('./protocols/browser/launch.js').launchBrowserForCli> {
   return (await browserLaunch()).launchBrowserForCli(options);
-}
-
-/**
- * Launches a browser found the way the CLI finds one (see `launchDiscovered`; loads the browser
- * runner on first use): for the fixtures' browser sign-ins.
- *
- * @example
- * const browser = await launchDiscovered((executablePath) => playwright.chromium.launch({ executablePath }), { env: process.env, chromium: true });
- */
-export async function launchDiscovered<B>(launch: (executablePath: string | undefined) => Promise<B>, options: BrowserDiscovery): Promise<B> {
-  return (await browserLaunch()).launchDiscovered(launch, options);
 }
 
 /**

@@ -14,7 +14,7 @@ import { shareWorkers, warnWorkerShare, WORKER_SHARE_ENV } from '../../src/playw
 import { LazySignedInUser, type BrowserParts } from '../../src/playwright/signed-in-user.js';
 import type { AccessCell } from '../../src/runtime/access/matrix.js';
 import { replayReport, replaySummaryLine, type ReplayRow } from '../../src/runtime/access/replay/index.js';
-import { launchDiscovered } from '../../src/runtime/protocols/browser/launch.js';
+import { launchDiscovered } from '../../src/runtime/protocols/browser/discover.js';
 import type { Session } from '../../src/runtime/index.js';
 import { Redactor } from '../../src/core/redactor.js';
 import { authenticate } from '../../src/runtime/engine/authenticate.js';
