@@ -159,12 +159,17 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     async ({ authUser, _multiauth }, use, testInfo) => {
       warnOverriddenUser(testInfo, authUser, (key) => _multiauth.firstInRun(key));
       if (!authUser) return use(undefined);
-      const resolved = await signInStep(testInfo, authUser, async () => {
-        const signedIn = await _multiauth.session(authUser);
-        testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(authUser, signedIn.source) });
-        // One re-sign-in per test, whether the page or authedRequest saw the signed-out answer first.
-        return { ...signedIn, live: liveSession(_multiauth, authUser, testInfo), reauth: await reauthenticate(_multiauth, authUser, testInfo) };
-      });
+      const resolved = await signInStep(
+        testInfo,
+        authUser,
+        async () => {
+          const signedIn = await _multiauth.session(authUser);
+          testInfo.annotations.push({ type: ANNOTATION.note, description: describeSource(authUser, signedIn.source) });
+          // One re-sign-in per test, whether the page or authedRequest saw the signed-out answer first.
+          return { ...signedIn, live: liveSession(_multiauth, authUser, testInfo), reauth: await reauthenticate(_multiauth, authUser, testInfo) };
+        },
+        _multiauth.holdsSession(authUser),
+      );
       await use(resolved);
     },
     // 'self': no step of its own, so the sign-in step it makes is reported (a boxed fixture's are not).

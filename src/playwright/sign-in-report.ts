@@ -24,31 +24,37 @@ const MAX_REASON = 300;
 /**
  * Runs a user's sign-in as the report step `sign in as USER`, so the report shows its time where it
  * is spent, and under it how the session came (`USER: signed in, 612 ms`, reused from the cache,
- * refreshed; nothing for a session from this worker's memory). The test gets the user's annotation
- * once; a failed sign-in fails the step and annotates the test.
+ * refreshed). The test gets the user's annotation once; a failed sign-in fails the step and
+ * annotates the test.
+ *
+ * `held`: the session is in this worker's memory already (every test of the user after the
+ * worker's first): nothing to time, so no step, only the annotations. A step is a round trip to the
+ * runner and back for every test (issue 39's bench: 0.3 ms of CPU a test, and the runner's part).
  *
  * Called from a fixture, the step is reported only when no boxed fixture encloses it (the fixture
  * is `box: 'self'`): a boxed fixture's steps are internal to Playwright's reporters.
  *
  * @example
- * const resolved = await signInStep(testInfo, 'bob', () => auth.session('bob'));
+ * const resolved = await signInStep(testInfo, 'bob', () => auth.session('bob'), auth.holdsSession('bob'));
  */
-export async function signInStep<T extends { source: WorkerSource }>(testInfo: TestInfo, user: string, signIn: () => Promise<T>): Promise<T> {
+export async function signInStep<T extends { source: WorkerSource }>(testInfo: TestInfo, user: string, signIn: () => Promise<T>, held = false): Promise<T> {
   annotateOnce(testInfo, ANNOTATION.user, user);
+  const annotated = async (): Promise<T> => {
+    try {
+      return await signIn();
+    } catch (error) {
+      testInfo.annotations.push({ type: ANNOTATION.failed, description: `${user}: ${reasonOf(error)}` });
+      throw error;
+    }
+  };
+  if (held) return annotated();
   return test.step(
     `sign in as ${user}`,
     async () => {
       const started = performance.now();
-      let resolved: T;
-      try {
-        resolved = await signIn();
-      } catch (error) {
-        testInfo.annotations.push({ type: ANNOTATION.failed, description: `${user}: ${reasonOf(error)}` });
-        throw error;
-      }
+      const resolved = await annotated();
       const how = `${describeSource(user, resolved.source)}, ${Math.round(performance.now() - started)} ms`;
-      // A session from this worker's memory is every later test's: its annotation says so, and a
-      // step per test would cost each a round trip to the runner (the suite bench saw 3%).
+      // Memory after all (another test of the worker took the session meanwhile): the annotation says so.
       if (resolved.source !== 'memo') await test.step(how, () => undefined);
       return resolved;
     },

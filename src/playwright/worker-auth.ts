@@ -121,6 +121,8 @@ export class WorkerAuth {
   private digest?: RunDigest;
   private opening?: Promise<OpenedConfig>;
   private sessions?: Promise<SessionStore>;
+  /** The store once made: {@link holdsSession} asks it without waiting. */
+  private madeStore?: SessionStore;
   /** Sessions whose secrets the redactor knows: every test asks for its user's, mostly the same one. */
   private readonly registered = new WeakSet<Session>();
   /** Each cached sign-in completed once: every test asks for its user's, mostly the same one. */
@@ -217,6 +219,21 @@ export class WorkerAuth {
     } catch (error) {
       throw toSpecError(error, this.redactor);
     }
+  }
+
+  /**
+   * Whether {@link session} would answer for `user` from this worker's memory right now, with
+   * nothing read, signed in or refreshed: a test's report then needs no sign-in step for it.
+   *
+   * @example
+   * if (auth.holdsSession('alice')) { ... } // every test of alice's after the worker's first
+   */
+  holdsSession(user: string): boolean {
+    const digest = this.digest;
+    if (!digest || !this.baseUrlChecked) return false;
+    const held = this.madeStore?.held(user);
+    const session = digest.staticUsers.includes(user) ? this.statics.get(user) : held && this.completed.get(held);
+    return session !== undefined && this.registered.has(session);
   }
 
   /**
@@ -425,7 +442,7 @@ export class WorkerAuth {
         env: this.options.env,
         warn: this.options.warn ?? ((text) => process.stderr.write(text)),
       });
-      return new SessionStore(
+      this.madeStore = new SessionStore(
         {
           dir: cacheDir,
           scopeKey: userKeysOf(digest, (key) => this.scopeKey(key)),
@@ -452,6 +469,7 @@ export class WorkerAuth {
           check: async (session) => checkStoredSession((await this.open()).plan, session, this.authOptions()),
         },
       );
+      return this.madeStore;
     });
     return this.sessions;
   }

@@ -112,9 +112,22 @@ export class SessionStore {
   /** The user's session, signing in or refreshing only when no usable one exists anywhere. */
   get(user: string): Promise<ResolvedSession> {
     if (this.failed.has(user)) return Promise.reject(this.failed.get(user));
+    const held = this.held(user);
+    if (held) return Promise.resolve({ session: held, source: 'memo' });
     const memo = this.memo.get(user);
-    if (memo && !needsRefresh(memo, this.now())) return Promise.resolve({ session: memo, source: 'memo' });
     return this.once(user, async () => ((await this.memoryOnly(user)) ? this.obtainInMemory(user, memo) : this.resolveShared(user)));
+  }
+
+  /**
+   * The session `get` would answer from this process's memory right now (not close to expiry),
+   * or undefined: then `get` reads the cache, signs in or refreshes.
+   *
+   * @example
+   * if (store.held('alice')) { ... } // no file read, no sign-in for alice
+   */
+  held(user: string): SignInResult | undefined {
+    const memo = this.memo.get(user);
+    return memo && !this.failed.has(user) && !needsRefresh(memo, this.now()) ? memo : undefined;
   }
 
   /**

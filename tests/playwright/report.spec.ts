@@ -155,6 +155,11 @@ test('overrides it again', async ({ authedRequest }) => {
       `multiauth-user-overridden: project "matrix-bob" is bob's (authProjects), but the test runs as alice: a test.use({ authUser }) in its file or describe overrides the project's user. Leave authUser to the project in the matrix's specs (signInAs for a second user), or keep the file out of the matrix (testIgnore).`,
     );
   }
+  // The file's tests run in one worker, in order: the first takes alice's session (a step), the
+  // second finds it in the worker's memory: no step, a round trip to the runner less, the same annotations.
+  expect(steps['overrides the project user']).toContain('Before Hooks > sign in as alice');
+  expect(steps['overrides it again']?.filter((s) => s.includes('sign in as'))).toEqual([]);
+  expect(types('overrides it again')).toEqual(expect.arrayContaining(['multiauth-user: alice', 'multiauth: alice: reused in this worker']));
   const warned = Object.values(tests).flatMap((t) => t.results.flatMap((r) => r.stderr.map((s) => s.text ?? '')));
   expect(warned.filter((text) => text.includes('playwright-multiauth: warning: matrix.spec.ts: project "matrix-bob" is bob\'s'))).toHaveLength(1);
 
