@@ -70,6 +70,9 @@ await bundle.write({
   sourcemap: true,
   entryFileNames: '[name].js',
   chunkFileNames: '_chunks/[name].js',
+  // Rollup would repeat the chunks' imports (node:fs, dotenv, ...) in every file that imports a
+  // chunk, for browsers to fetch early; under Node each is one more resolution in every process.
+  hoistTransitiveImports: false,
   manualChunks(id, { getModuleInfo }) {
     if (OWN_FILES.has(id)) return 'access-matrix';
     if (FACADES.has(id) || !eagerSet(getModuleInfo).has(id)) return undefined;

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
+import { ownFile } from './call-site.js';
 import { MultiAuthError } from './errors.js';
 import { NotRegularFileError, readRegularFile } from './regular-file.js';
 
@@ -37,8 +38,16 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
       hint: 'Make the .env file beside the config readable, or remove it.',
     });
   }
-  const merged: Env = { ...parseDotenv(text) };
+  const merged: Env = { ...dotenv().parse(text) };
   for (const [name, value] of Object.entries(real)) if (value !== undefined) merged[name] = value;
   return merged;
 }
 
+type DotenvModule = typeof import('dotenv');
+let loaded: DotenvModule | undefined;
+
+/** dotenv, loaded on the first `.env` file to read (its CommonJS build, synchronously): most projects have none, and every process of a run imports this module. */
+function dotenv(): DotenvModule {
+  loaded ??= createRequire(ownFile())('dotenv') as DotenvModule;
+  return loaded;
+}
