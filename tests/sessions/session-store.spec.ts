@@ -1,16 +1,18 @@
 import { test, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readdirSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SessionStore, sessionFilePath } from '../../src/sessions/index.js';
 import { MultiAuthError } from '../../src/core/errors.js';
 import { makeSession } from './support/make-session.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
 
 // Plain JavaScript on the built dist/: a child through tsx spent ~1 CPU-s compiling src/ first.
 const child = join(import.meta.dirname, 'support', 'store-child.mjs');
+
+test.afterAll(() => removeTempDirs());
 
 /** A sign-in server that counts calls and hands out numbered tokens. */
 async function startCounter(): Promise<{ url: string; counts: Record<string, number>; close(): Promise<void> }> {
@@ -39,7 +41,7 @@ test.describe('SessionStore across processes', () => {
   let dir: string;
   test.beforeEach(async () => {
     counter = await startCounter();
-    dir = mkdtempSync(join(tmpdir(), 'multiauth-store-'));
+    dir = tempDir();
   });
   test.afterEach(async () => counter.close());
 
@@ -116,7 +118,7 @@ test.describe('SessionStore within one process', () => {
   test('concurrent gets share one sign-in and later gets hit the memo', async () => {
     let signIns = 0;
     const store = new SessionStore(
-      { dir: mkdtempSync(join(tmpdir(), 'multiauth-memo-')), scopeKey: 'k', persist: false },
+      { dir: tempDir(), scopeKey: 'k', persist: false },
       {
         signIn: async (u) => (signIns++, makeSession(u, 't', null)),
         refresh: async () => {
@@ -124,14 +126,33 @@ test.describe('SessionStore within one process', () => {
         },
       },
     );
+    expect(store.held('alice')).toBeUndefined();
     const [a, b] = await Promise.all([store.get('alice'), store.get('alice')]);
     expect(a.session).toBe(b.session);
+    // What the next get answers from memory, known without waiting (no report step for it).
+    expect(store.held('alice')).toBe(a.session);
     expect((await store.get('alice')).source).toBe('memo');
     expect(signIns).toBe(1);
   });
 
+  test('a session close to expiry is not held: the next get refreshes it', async () => {
+    let now = 1_000_000;
+    const store = new SessionStore(
+      { dir: tempDir(), scopeKey: 'k', persist: false, now: () => now },
+      {
+        signIn: async (u) => makeSession(u, 't', now + 120_000, now),
+        refresh: async (s) => ({ ...s, createdAt: now, expiresAt: now + 120_000 }),
+      },
+    );
+    const first = (await store.get('alice')).session;
+    expect(store.held('alice')).toBe(first);
+    now += 119_000;
+    expect(store.held('alice')).toBeUndefined();
+    expect((await store.get('alice')).source).toBe('refreshed');
+  });
+
   test('persist: false writes no file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'multiauth-nofile-'));
+    const dir = tempDir();
     const store = new SessionStore({ dir, scopeKey: 'k', persist: false }, {
       signIn: async (u) => makeSession(u, 't', null),
       refresh: async (s) => s,
@@ -142,7 +163,7 @@ test.describe('SessionStore within one process', () => {
 });
 
 test('a failed sign-in is tried once per run: the same store and another of the run fail at once; another run tries again', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'multiauth-store-failed-'));
+  const dir = tempDir();
   let attempts = 0;
   const provider = {
     signIn: async () => {
