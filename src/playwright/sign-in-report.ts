@@ -54,7 +54,7 @@ export async function signInStep<T extends { source: WorkerSource }>(testInfo: T
       const started = performance.now();
       const resolved = await annotated();
       const how = `${describeSource(user, resolved.source)}, ${Math.round(performance.now() - started)} ms`;
-      // Memory after all (another test of the worker took the session meanwhile): the annotation says so.
+      // From memory after all (`held` could not tell yet, or signInAs took it first): the annotation says so.
       if (resolved.source !== 'memo') await test.step(how, () => undefined);
       return resolved;
     },
