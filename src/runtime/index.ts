@@ -21,12 +21,12 @@ import { lazyModule, requireNow } from '../core/lazy-module.js';
 // What signs in loads on first use (see the header): these are its parts.
 const engine = () => lazyModule(() => import('./engine/authenticate.js'));
 const dispatcher = () => lazyModule(() => import('./http/dispatcher.js'));
-const browserLaunch = () => lazyModule(() => import('./protocols/browser/launch.js'));
 const preflightModule = () => lazyModule(() => import('./engine/preflight.js'));
 // Parts only some runs need (a matrix, a passkey user, a digest user, the CLI): loaded on first use too.
 const accessModule = () => lazyModule(() => import('./access/index.js'));
 const passkeyModule = () => lazyModule(() => import('./protocols/browser/passkey.js'));
 const browserPathModule = () => lazyModule(() => import('./protocols/browser/browser-path.js'));
+const browserLaunch = () => lazyModule(() => import('./protocols/browser/launch.js'));
 const completeModule = () => lazyModule(() => import('./engine/complete.js'));
 const findUserModule = () => lazyModule(() => import('./engine/find-user.js'));
 const sessionPasskeyModule = () => lazyModule(() => import('./session/passkey.js'));
