@@ -231,22 +231,26 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
     { scope: 'test', box: true },
   ],
 
-  context: async ({ context, _authResolved, _multiauth, _accessReplay, baseURL }, use) => {
-    let keepPasskey: (() => Promise<void>) | undefined;
-    _accessReplay?.watch(context);
-    if (_authResolved) {
-      const scope = resolveScope(await _multiauth.scope(), baseURL);
-      await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
-      await restoreBrowserStorage(context, _authResolved.session, scope);
-      // Only a passkey user's session has one to seed: the others need not load the seeding.
-      if (_authResolved.session.passkey) {
-        const { seedSessionPasskey } = await lazyModule(() => import('./passkey-context.js'));
-        keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
+  // Boxed: the report keeps Playwright's own `Fixture "context"` step, not a second one around it.
+  context: [
+    async ({ context, _authResolved, _multiauth, _accessReplay, baseURL }, use) => {
+      let keepPasskey: (() => Promise<void>) | undefined;
+      _accessReplay?.watch(context);
+      if (_authResolved) {
+        const scope = resolveScope(await _multiauth.scope(), baseURL);
+        await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
+        await restoreBrowserStorage(context, _authResolved.session, scope);
+        // Only a passkey user's session has one to seed: the others need not load the seeding.
+        if (_authResolved.session.passkey) {
+          const { seedSessionPasskey } = await lazyModule(() => import('./passkey-context.js'));
+          keepPasskey = await seedSessionPasskey(context, _authResolved.session, _multiauth, _multiauth.redactor);
+        }
       }
-    }
-    await use(context);
-    await keepPasskey?.();
-  },
+      await use(context);
+      await keepPasskey?.();
+    },
+    { scope: 'test', box: true },
+  ],
 
   authedRequest: async ({ playwright, _authResolved, _multiauth, _authNoReauth, _accessReplay, baseURL, extraHTTPHeaders, ignoreHTTPSErrors, authUser }, use) => {
     const session = _authResolved?.session;

@@ -1,5 +1,5 @@
 import { test, expect, MULTI_CONFIG } from './support.js';
-import { inlineConfig, projectResults, runInlineProject, type InlineResult } from '../support/inline-project.js';
+import { inlineConfig, projectResults, readSteps, runInlineProject, STEPS_REPORTER, type InlineResult } from '../support/inline-project.js';
 import { startDemoServer, type DemoServer } from '../../fixtures/demo-server/index.js';
 import { startBrowserServer, type BrowserServer } from '../support/browser-server.js';
 
@@ -45,7 +45,8 @@ function runFirst(demoEnv: Record<string, string>): Promise<InlineResult> {
   ],`;
     return runInlineProject(
       {
-        'playwright.config.ts': (playwrightConfig = inlineConfig(projects).replace('use: {', `use: { ${browser.useText}`)),
+        'playwright.config.ts': (playwrightConfig = inlineConfig(projects).replace('use: {', `use: { ${browser.useText}`).replace("['list']]", "['list'], ['./steps-reporter.ts']]")),
+        'steps-reporter.ts': STEPS_REPORTER,
         'main/multiauth.yaml': MULTI_CONFIG,
         'main/alice.spec.ts': whoamiSpec('alice', 'header'),
         'main/bob.spec.ts': whoamiSpec('bob', 'query'),
@@ -117,6 +118,15 @@ function statusOf(result: InlineResult, title: string): string | undefined {
   };
   return find(result.report.suites as unknown as Suite[]);
 }
+
+test("a signed-in page is one context in the report: Playwright's own fixture step, no second around it", async ({ demoEnv }) => {
+  const result = await runFirst(demoEnv);
+  const steps = readSteps(result.dir);
+  for (const user of ['alice', 'bob', 'carol', 'dave']) {
+    const context = (steps[`${user} page`] ?? []).filter((s) => s.endsWith('Fixture "context"'));
+    expect(context, result.output).toEqual(['Before Hooks > Fixture "context"', 'After Hooks > Fixture "context"']);
+  }
+});
 
 test('a test without authUser is not signed in', async ({ demoEnv }) => {
   const result = await runFirst(demoEnv);

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test, expect, MULTI_CONFIG } from './support.js';
-import { inlineConfig, runInlineProject } from '../support/inline-project.js';
+import { inlineConfig, readSteps, runInlineProject, STEPS_REPORTER } from '../support/inline-project.js';
 
 /** A user whose password the demo server refuses: a failed sign-in. */
 const MALLORY = `
@@ -16,19 +14,6 @@ const MALLORY = `
       - { location: header, key: Authorization, prefix: Bearer, variable: token }
     users:
       - { username: mallory, password: mallory-guessed-wrong }`;
-
-/** Every step any reporter sees, by test title, as `Before Hooks > sign in as alice > ...`. */
-const STEPS_REPORTER = `
-import { writeFileSync } from 'node:fs';
-import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
-const seen: Record<string, string[]> = {};
-export default class Steps implements Reporter {
-  onStepEnd(test: TestCase, _result: TestResult, step: TestStep) {
-    (seen[test.title] ??= []).push(step.titlePath().join(' > ') + (step.error ? ' (failed)' : ''));
-  }
-  onEnd() { writeFileSync('steps.json', JSON.stringify(seen)); }
-}
-`;
 
 interface JsonStep {
   title: string;
@@ -111,7 +96,7 @@ test('overrides it again', async ({ authedRequest }) => {
     { env: demoEnv },
   );
   const tests = testsOf(result.report);
-  const steps = JSON.parse(readFileSync(join(result.dir, 'steps.json'), 'utf8')) as Record<string, string[]>;
+  const steps = readSteps(result.dir);
   const status = (title: string) => tests[title]?.results[0]?.status;
   const types = (title: string) => tests[title]?.annotations.map((a) => `${a.type}: ${a.description}`);
 

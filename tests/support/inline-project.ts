@@ -6,6 +6,28 @@ import { CHROMIUM } from './chromium.js';
 import { inlineBase } from './inline-package.js';
 import { withoutEscapes } from '../../src/core/terminal-text.js';
 
+/**
+ * A reporter file for an inline project (`'steps-reporter.ts': STEPS_REPORTER`, listed in its
+ * config's reporters): it writes every step any reporter sees, by test title, as
+ * `Before Hooks > sign in as alice > ...`, into `steps.json`; {@link readSteps} reads them.
+ */
+export const STEPS_REPORTER = `
+import { writeFileSync } from 'node:fs';
+import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+const seen: Record<string, string[]> = {};
+export default class Steps implements Reporter {
+  onStepEnd(test: TestCase, _result: TestResult, step: TestStep) {
+    (seen[test.title] ??= []).push(step.titlePath().join(' > ') + (step.error ? ' (failed)' : ''));
+  }
+  onEnd() { writeFileSync('steps.json', JSON.stringify(seen)); }
+}
+`;
+
+/** The steps {@link STEPS_REPORTER} saw in the run in `dir`, by test title. */
+export function readSteps(dir: string): Record<string, string[]> {
+  return JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as Record<string, string[]>;
+}
+
 /** Result of running an inline project. */
 export interface InlineResult {
   exitCode: number | null;
