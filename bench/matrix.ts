@@ -36,9 +36,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 export async function benchMatrix(): Promise<BenchResult> {
   const dist = join(root, 'dist');
-  if (!existsSync(join(dist, 'sessions', 'index.js'))) throw new Error('bench/matrix.ts measures dist/: run npm run build first');
-  const sessions = (await import(pathToFileURL(join(dist, 'sessions', 'index.js')).href)) as typeof import('../src/sessions/index.js');
-  const runtime = (await import(pathToFileURL(join(dist, 'runtime', 'index.js')).href)) as typeof import('../src/runtime/index.js');
+  if (!existsSync(join(dist, 'sessions', 'index.cjs'))) throw new Error('bench/matrix.ts measures dist/: run npm run build first');
+  const sessions = (await import(pathToFileURL(join(dist, 'sessions', 'index.cjs')).href)) as typeof import('../src/sessions/index.js');
+  const runtime = (await import(pathToFileURL(join(dist, 'runtime', 'index.cjs')).href)) as typeof import('../src/runtime/index.js');
   const demo = await startDemoProcess();
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-bench-matrix-'));
   try {

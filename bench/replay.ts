@@ -17,7 +17,7 @@ const root = join(benchRoot, '..');
  */
 function packageBeforeReplay(): string {
   const dir = join(benchRoot, 'pre-replay');
-  if (existsSync(join(dir, 'dist', 'playwright', 'index.js'))) return dir;
+  if (existsSync(join(dir, 'dist', 'playwright', 'index.cjs'))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${root}" archive ${BEFORE_REPLAY} | tar -x -C "${dir}"`]);

@@ -134,7 +134,7 @@ interface Implementation {
  * undici's), so the ratio is then slightly pessimistic.
  */
 async function implementation(): Promise<{ code: Implementation; source: 'dist' | 'src via tsx' }> {
-  const modules = ['runtime/engine/authenticate.js', 'runtime/http/dispatcher.js', 'core/redactor.js', 'compile/index.js', 'config/index.js'];
+  const modules = ['runtime/engine/authenticate.cjs', 'runtime/http/dispatcher.cjs', 'core/redactor.cjs', 'compile/index.cjs', 'config/index.cjs'];
   const dist = modules.map((m) => join(root, 'dist', m));
   const fresh = dist.every(existsSync) && Math.min(...dist.map((f) => statSync(f).mtimeMs)) >= newestSource(join(root, 'src'));
   const base = fresh ? join(root, 'dist') : join(root, 'src');

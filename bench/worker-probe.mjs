@@ -4,11 +4,16 @@
 // Prints the process's whole CPU time (user + system, ms, Node's bootstrap included) as JSON.
 // Plain JavaScript, so that no loader (tsx) costs either side.
 // usage: node bench/worker-probe.mjs peer|first|cached <dist dir> <config dir> <user>
+// The package is required, as a CommonJS project's worker (Playwright's default for TypeScript) does.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
 const [mode, dist, configDir, user] = process.argv.slice(2);
-await import('@playwright/test');
+const require = createRequire(import.meta.url);
+require('@playwright/test');
 if (mode !== 'peer') {
-  await import(new URL('index.js', `file://${dist}/`).href);
-  const { WorkerAuth } = await import(new URL('playwright/worker-auth.js', `file://${dist}/`).href);
+  require(join(dist, 'index.cjs'));
+  const { WorkerAuth } = require(join(dist, 'playwright', 'worker-auth.cjs'));
   const auth = new WorkerAuth({ baseDir: configDir, env: process.env });
   const { source } = await auth.session(user);
   if (mode === 'cached' && source !== 'cached') throw new Error(`expected a cached session, got "${source}"`);

@@ -1,26 +1,20 @@
 import { createRequire } from 'node:module';
-import { sep } from 'node:path';
 import { stackFiles } from './call-site.js';
 
 /**
  * Loads one of the package's own modules on first use, synchronously into the module cache the
- * package already runs from where it can, through a `require` made for the calling module's file:
+ * package runs from, through a `require` made for the calling module's file. The package is built as
+ * CommonJS, and Playwright compiles a linked copy of it (`npm link`, `npm i ../dir`, `file:`, a
+ * workspace) to CommonJS too: there an `import()` would go through Node's ES module loader, inside a
+ * Playwright worker through Playwright's loader thread, a round trip per module (the config's parser,
+ * schema, compiler and HTTP client loaded in 0.8 s that way, in 0.45 s required, before a worker's
+ * first sign-in).
  *
- * - Installed as a link (`npm link`, `npm i ../dir`, `file:`, a workspace) into a CommonJS project,
- *   Playwright compiles every module of the package to CommonJS as it is `require`d; an `import()`
- *   there would load a second, ES module copy of each module it reaches (a second `MultiAuthError`
- *   class that `instanceof` does not know, a second memo).
- * - Installed under `node_modules` (Playwright loads it as it is), Node 20.19, 22.12 and later
- *   `require` an ES module into the same module map `import` fills. Inside a Playwright worker every
- *   `import()` goes through Playwright's loader thread, a round trip per module: the config's
- *   parser, schema, compiler and HTTP client loaded in 0.8 s that way, in 0.45 s required, before a
- *   worker's first sign-in.
- *
- * Anywhere else (the sources run by a TypeScript loader, a link in an ES module project: a
- * `require` there would compile a second copy), and for a module that waits at its top level,
- * `viaImport` runs. What it imports is what is required: the specifier is read from its source
- * text, relative to the calling module as the `import()` is, so that a build which moves the
- * calling code (a bundle's chunk) and rewrites the `import()` moves the `require` with it.
+ * From the sources as ES modules (a TypeScript loader: the package's own tests), and for a module
+ * whose source names none, `viaImport` runs. What it imports is what is required: the specifier is
+ * read from its source text, relative to the calling module as the `import()` is, so that a build
+ * which moves the calling code (a bundle's chunk) and rewrites the `import()` moves the `require`
+ * with it.
  *
  * @example
  * const engine = await lazyModule(() => import('./engine/authenticate.js'));
@@ -46,9 +40,9 @@ export function requireNow<T>(module: () => Promise<T>): T | undefined {
 }
 
 /**
- * Whether {@link requireNow} can load the calling module's neighbours (an installed copy, or code
- * compiled to CommonJS), so that what only an exit handler needs can wait until then; else the
- * caller loads it ahead with `import()`.
+ * Whether {@link requireNow} can load the calling module's neighbours (the package as built, or
+ * compiled by Playwright: CommonJS), so that what only an exit handler needs can wait until then;
+ * else (the sources as ES modules) the caller loads it ahead with `import()`.
  *
  * @example
  * if (!canRequireNow()) void loadRunTimeline().then((module) => (timeline = module));
@@ -68,29 +62,14 @@ function importedBy(viaImport: () => Promise<unknown>): string | undefined {
   return IMPORTED.exec(Function.prototype.toString.call(viaImport).slice(0, 400))?.[2];
 }
 
-/** `callerFile` when a `require` made for it loads into the package's module cache, else undefined. */
+/** `callerFile` when the package runs as CommonJS (a `require` made for it loads into the cache the package runs from), else undefined. */
 function requiringCaller(callerFile: string | undefined): string | undefined {
-  // `require` exists in a module's scope only when the module was compiled to CommonJS.
-  const compiled = typeof require === 'function';
-  const native = !compiled && (process.features as { require_module?: boolean }).require_module === true;
-  const caller = compiled || native ? callerFile : undefined;
-  return caller === undefined || (native && !isInstalledModule(caller)) ? undefined : caller;
+  // `require` exists in a module's scope only when the module is CommonJS.
+  return typeof require === 'function' ? callerFile : undefined;
 }
 
 function requireInto(callerFile: string | undefined, specifier: string | undefined): { module: unknown } | undefined {
   const caller = requiringCaller(callerFile);
   if (caller === undefined || specifier === undefined) return undefined;
-  const native = typeof require !== 'function';
-  try {
-    return { module: createRequire(caller)(specifier) };
-  } catch (error) {
-    // A module with a top-level await cannot be required; natively, import() loads it.
-    if (native && (error as { code?: string }).code === 'ERR_REQUIRE_ASYNC_MODULE') return undefined;
-    throw error;
-  }
-}
-
-/** A built module of an installed copy of the package: Playwright neither compiles nor hooks it. */
-function isInstalledModule(file: string): boolean {
-  return file.endsWith('.js') && file.split(sep).includes('node_modules');
+  return { module: createRequire(caller)(specifier) };
 }

@@ -7,7 +7,7 @@ const NAME = 'playwright-multiauth';
 /** Folders walked up from a module to the root: `dist/` and `src/` are at most a few deep. */
 const MAX_DEPTH = 8;
 
-let own: { root: string; tree: string; extension: '.ts' | '.js' } | undefined;
+let own: { root: string; tree: string; extension: '.ts' | '.cjs' } | undefined;
 
 /**
  * The package's own folder (its package.json, `bin/`, `dist/` or `src/`), found from this module's
@@ -34,10 +34,10 @@ export function ownTree(): string {
 
 /**
  * The file of the package's module at `path` (its place under `src/`, without extension) in the
- * tree this code runs from: the built `.js` under `dist/`, or the `.ts` source.
+ * tree this code runs from: the built `.cjs` under `dist/`, or the `.ts` source.
  *
  * @example
- * packageModule('sessions/digest-child'); // '/repo/dist/sessions/digest-child.js'
+ * packageModule('sessions/digest-child'); // '/repo/dist/sessions/digest-child.cjs'
  */
 export function packageModule(path: string): string {
   const { tree, extension } = ownPlace();
@@ -45,16 +45,21 @@ export function packageModule(path: string): string {
 }
 
 /** Where this module's file is, worked out once: the root above it, its tree, its extension. */
-function ownPlace(): { root: string; tree: string; extension: '.ts' | '.js' } {
+function ownPlace(): { root: string; tree: string; extension: '.ts' | '.cjs' } {
   if (own !== undefined) return own;
   const here = ownFile();
   for (let dir = dirname(here), depth = 0; depth < MAX_DEPTH && dirname(dir) !== dir; dir = dirname(dir), depth++) {
     if (namedOurs(join(dir, 'package.json'))) {
       const tree = join(dir, relative(dir, here).split(sep)[0] as string);
-      return (own = { root: dir, tree, extension: here.endsWith('.ts') ? '.ts' : '.js' });
+      return (own = { root: dir, tree, extension: extensionOf(here) });
     }
   }
   throw new Error(`playwright-multiauth is incomplete: no package.json of ${NAME} above ${here}; reinstall the package.`);
+}
+
+/** The sources are `.ts` (run by a TypeScript loader); the build is CommonJS, `.cjs` (scripts/bundle.mjs). */
+function extensionOf(file: string): '.ts' | '.cjs' {
+  return file.endsWith('.ts') ? '.ts' : '.cjs';
 }
 
 function namedOurs(file: string): boolean {

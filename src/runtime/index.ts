@@ -219,8 +219,8 @@ export async function loadAccess(): Promise<typeof import('./access/index.js')> 
 let accessLoaded: Promise<typeof import('./access/index.js')> | undefined;
 
 /**
- * {@link loadAccess} without waiting, where the package can `require` its own modules (an installed
- * copy); undefined where it cannot (see `requireNow`). For the runner's exit handler.
+ * {@link loadAccess} without waiting, where the package can `require` its own modules (as built:
+ * CommonJS); undefined where it cannot (see `requireNow`). For the runner's exit handler.
  *
  * @example
  * const access = requireAccess(); // undefined when run from the sources

@@ -128,8 +128,8 @@ export async function loadRunTimeline(): Promise<typeof import('./run-timeline.j
 }
 
 /**
- * {@link loadRunTimeline} without waiting, where the package can `require` its own modules (an
- * installed copy); undefined where it cannot (see `requireNow`). For the runner's exit handler.
+ * {@link loadRunTimeline} without waiting, where the package can `require` its own modules (as
+ * built: CommonJS); undefined where it cannot (see `requireNow`). For the runner's exit handler.
  *
  * @example
  * const timeline = requireRunTimeline(); // undefined when run from the sources

@@ -43,7 +43,7 @@ let site: RunningServer;
 const opened: Array<() => void> = [];
 
 test.beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'budget.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'budget.cjs'))) {
     throw new Error('dist/ has no browser budget: run `npm run build` first (npm test does)');
   }
   site = await startHttpServer((_req, res) => {

@@ -13,7 +13,7 @@ import { expect, test } from './support.js';
 
 
 test.beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'launch.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'runtime', 'protocols', 'browser', 'launch.cjs'))) {
     throw new Error('dist/ has no browser runner: run `npm run build` first (npm test does)');
   }
 });

@@ -33,7 +33,7 @@ presets:
 }
 
 test.beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'login.js'))) throw new Error('dist/ is missing the login command: run `npm run build` first (npm test does)');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'login.cjs'))) throw new Error('dist/ is missing the login command: run `npm run build` first (npm test does)');
 });
 
 test('login prints the session with secrets masked, and never the password', async ({ demo }) => {

@@ -125,7 +125,7 @@ test('validate in-process: thousands of mutated configs, only exit 0 or 2, every
 
 test('validate through the built CLI: mutated configs never crash, hang or print a stack trace', async ({}, testInfo) => {
   test.setTimeout(120_000);
-  expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'run `npm run build` first (npm test does)').toBe(true);
+  expect(existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')), 'run `npm run build` first (npm test does)').toBe(true);
   announceSeed(testInfo);
   const random = seededRandom(seed ^ 0x5eed);
   const dir = mkdtempSync(join(tmpdir(), 'multiauth-fuzz-cli-'));

@@ -91,8 +91,8 @@ test('the packed tarball works in a fresh CommonJS project: typecheck of an API 
     // but the one of the module that declares tests for spec files; declaration maps lead an
     // editor to src/, which ships.
     const built = readdirSync(join(shipped, 'dist'), { recursive: true }).map(String);
-    expect(built.filter((name) => name.endsWith('.js.map'))).toEqual([join('playwright', 'access-matrix.js.map')]);
-    expect(built.filter((name) => name.endsWith('.js') && readFileSync(join(shipped, 'dist', name), 'utf8').includes('//# sourceMappingURL='))).toEqual([join('playwright', 'access-matrix.js')]);
+    expect(built.filter((name) => /\.c?js\.map$/.test(name))).toEqual([join('playwright', 'access-matrix.cjs.map')]);
+    expect(built.filter((name) => /\.c?js$/.test(name) && readFileSync(join(shipped, 'dist', name), 'utf8').includes('//# sourceMappingURL='))).toEqual([join('playwright', 'access-matrix.cjs')]);
     const maps = built.filter((name) => name.endsWith('.map'));
     expect(maps).toContain('index.d.ts.map');
     for (const name of maps) {

@@ -14,7 +14,7 @@ function config(mail: string): string {
 const SPEC = `
 import { test, expect } from '@playwright/test';
 import nodemailer from 'nodemailer';
-import { openMailReader } from '../node_modules/playwright-multiauth/dist/runtime/index.js';
+import { openMailReader } from '../node_modules/playwright-multiauth/dist/runtime/index.cjs';
 
 const source = { kind: 'smtp', host: '127.0.0.1', port: Number(process.env.SMTP_PORT), apiPort: Number(process.env.API_PORT) };
 for (const user of ['alice', 'bob']) {

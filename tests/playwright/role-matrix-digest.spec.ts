@@ -57,7 +57,7 @@ test('installed under node_modules, the first run opens the config in the runner
     symlinkSync(join(ROOT, 'node_modules', '@playwright', 'test'), join(project.dir, 'node_modules', '@playwright', 'test'));
     // Any Node child of the script fails at once: the script succeeds only without one.
     const script = `
-const { matrixConfig } = await import(${JSON.stringify(join(installed, 'dist', 'playwright', 'role-matrix.js'))});
+const { matrixConfig } = await import(${JSON.stringify(join(installed, 'dist', 'playwright', 'role-matrix.cjs'))});
 process.env.NODE_OPTIONS = '--require=/nonexistent/multiauth-no-child.cjs';
 const out = { users: matrixConfig({}, ${JSON.stringify(join(project.dir, 'ok'))}).users };
 try { matrixConfig({}, ${JSON.stringify(join(project.dir, 'bad'))}); } catch (error) { out.error = error.message; }

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect, test } from '../support/demo.js';
 import { withoutRunnerVariables } from '../support/child-playwright.js';
 import { runNodeChild } from '../support/node-child.js';
@@ -26,18 +25,18 @@ const MAX_EAGER = 80;
 /** Built modules such a worker must not load, by what needs them instead. */
 const NOT_LOADED = [
   // The access matrix: its tests and `multiauth matrix`.
-  'runtime/access/index.js', 'runtime/access/matrix.js', 'runtime/access/render.js', 'runtime/access/request.js', 'runtime/access/send.js', 'sessions/access-matrix.js', 'core/regex.js',
+  'runtime/access/index.cjs', 'runtime/access/matrix.cjs', 'runtime/access/render.cjs', 'runtime/access/request.cjs', 'runtime/access/send.cjs', 'sessions/access-matrix.cjs', 'core/regex.cjs',
   // Passkeys: passkey users' sign-ins and contexts.
-  'runtime/protocols/browser/passkey.js', 'runtime/session/passkey.js', 'playwright/passkey-context.js', 'sessions/passkey-sealing.js',
+  'runtime/protocols/browser/passkey.cjs', 'runtime/session/passkey.cjs', 'playwright/passkey-context.cjs', 'sessions/passkey-sealing.cjs',
   // Digest users' authedRequest.
-  'runtime/protocols/digest/index.js', 'runtime/protocols/digest/answer.js', 'runtime/http/www-authenticate.js',
+  'runtime/protocols/digest/index.cjs', 'runtime/protocols/digest/answer.cjs', 'runtime/http/www-authenticate.cjs',
   // The worker that opens the config (tidy, user types, static credentials), a refused request, signInAs, the runner.
-  'sessions/tidy-cache.js', 'sessions/user-types.js', 'sessions/denials.js', 'runtime/engine/complete.js', 'runtime/engine/find-user.js',
-  'playwright/signed-in-user.js', 'playwright/plain-test-import.js', 'runtime/protocols/browser/browser-path.js',
+  'sessions/tidy-cache.cjs', 'sessions/user-types.cjs', 'sessions/denials.cjs', 'runtime/engine/complete.cjs', 'runtime/engine/find-user.cjs',
+  'playwright/signed-in-user.cjs', 'playwright/plain-test-import.cjs', 'runtime/protocols/browser/browser-path.cjs',
   // Mail: a sign-in with a \`tech: email\` step.
-  'runtime/mail/index.js', 'runtime/mail/sink.js', 'runtime/mail/parse.js',
+  'runtime/mail/index.cjs', 'runtime/mail/sink.cjs', 'runtime/mail/parse.cjs',
   // Signing in: the engine, the transport, the config's parser.
-  'runtime/engine/authenticate.js', 'runtime/http/dispatcher.js', 'sessions/open-config.js',
+  'runtime/engine/authenticate.cjs', 'runtime/http/dispatcher.cjs', 'sessions/open-config.cjs',
 ];
 
 test.afterAll(() => removeTempDirs());
@@ -56,27 +55,25 @@ test('a worker that reads its user\'s cached session loads no module of the acce
     '  - { name: alice, procedure: token-login, credentials: { username: alice, password: alice-password } }',
     '',
   ].join('\n'));
-  // Logs every module of dist/ the loader loads, from the loader's thread, on stderr.
-  const distUrl = `${pathToFileURL(DIST).href}/`;
-  writeFileSync(join(dir, 'hooks.mjs'), `export async function load(url, context, next) { if (url.startsWith(${JSON.stringify(distUrl)})) process.stderr.write('LOADED ' + url.slice(${distUrl.length}) + '\\n'); return next(url, context); }\n`);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  // Logs every module of dist/ the process required, at its exit, on stderr.
+  writeFileSync(join(dir, 'log-modules.cjs'), `const dist = ${JSON.stringify(DIST + sep)};\nprocess.on('exit', () => { for (const file of Object.keys(require.cache)) if (file.startsWith(dist)) process.stderr.write('LOADED ' + file.slice(dist.length).split(${JSON.stringify(sep)}).join('/') + '\\n'); });\n`);
   // Both probes are workers of one run (this process's), as bench/worker-start.ts runs them.
   const env = { ...withoutRunnerVariables(process.env), MULTIAUTH_CACHE_DIR: join(dir, '.auth'), TEST_WORKER_INDEX: '1' };
   const first = await runNodeChild([PROBE, 'first', DIST, dir, 'alice'], { cwd: ROOT, env, timeoutMs: 30_000 });
   expect(first.code, first.stderr).toBe(0);
-  const cached = await runNodeChild(['--import', pathToFileURL(join(dir, 'register.mjs')).href, PROBE, 'cached', DIST, dir, 'alice'], { cwd: ROOT, env, timeoutMs: 30_000 });
+  const cached = await runNodeChild(['--require', join(dir, 'log-modules.cjs'), PROBE, 'cached', DIST, dir, 'alice'], { cwd: ROOT, env, timeoutMs: 30_000 });
   expect(cached.code, cached.stderr).toBe(0);
   const loaded = [...cached.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => m[1] as string);
   // The hook saw the package (a broken hook would pass every check below).
-  expect(loaded).toEqual(expect.arrayContaining(['index.js', '_chunks/playwright.js', '_chunks/base.js']));
+  expect(loaded).toEqual(expect.arrayContaining(['index.cjs', '_chunks/playwright.cjs', '_chunks/base.cjs']));
   expect(loaded.filter((name) => NOT_LOADED.includes(name))).toEqual([]);
   expect(loaded.length, `${loaded.length} modules of dist/ loaded:\n${loaded.join('\n')}`).toBeLessThanOrEqual(MAX_MODULES);
 });
 
 // The chunks hide which modules they hold: those are the ones the entry reaches in src/.
 test('the modules the package\'s entry reaches at once, which every process loads, include none that loads on first use', () => {
-  const eager = eagerModules('index.ts').map((name) => name.replace(/\.ts$/, '.js'));
-  expect(eager).toEqual(expect.arrayContaining(['index.js', 'playwright/worker-auth.js', 'sessions/session-store.js']));
+  const eager = eagerModules('index.ts').map((name) => name.replace(/\.ts$/, '.cjs'));
+  expect(eager).toEqual(expect.arrayContaining(['index.cjs', 'playwright/worker-auth.cjs', 'sessions/session-store.cjs']));
   expect(eager.filter((name) => NOT_LOADED.includes(name))).toEqual([]);
   expect(eager.length, eager.join('\n')).toBeLessThanOrEqual(MAX_EAGER);
 });

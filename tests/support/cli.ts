@@ -80,8 +80,8 @@ export function runCli(args: string[], options: CliOptions = {}): CliRun {
 export const STACK_FRAME = /^\s+at .+\(.*:\d+:\d+\)$|^\s+at .+:\d+:\d+$/m;
 
 function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'))) {
+    throw new Error('dist/cli/main.cjs is missing: run `npm run build` first (npm test does).');
   }
 }
 

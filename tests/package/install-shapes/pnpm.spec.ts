@@ -38,8 +38,8 @@ test('pnpm (strict: only declared dependencies reachable), in an ES module proje
     // The CLI's browser launcher reaches playwright-core through @playwright/test all the same.
     const browserDir = join(installed, 'dist', 'runtime', 'protocols', 'browser');
     const launcher = await run(process.execPath, ['--input-type=module', '-e', [
-      `await import(${JSON.stringify(pathToFileURL(join(browserDir, 'launch.js')).href)});`,
-      `const { loadPlaywrightCore } = await import(${JSON.stringify(pathToFileURL(join(browserDir, 'playwright-core.js')).href)});`,
+      `await import(${JSON.stringify(pathToFileURL(join(browserDir, 'launch.cjs')).href)});`,
+      `const { loadPlaywrightCore } = await import(${JSON.stringify(pathToFileURL(join(browserDir, 'playwright-core.cjs')).href)});`,
       'console.log(typeof loadPlaywrightCore().chromium.launch);',
     ].join('\n')], project, env);
     expect(launcher.output.trim(), launcher.output).toBe('function');

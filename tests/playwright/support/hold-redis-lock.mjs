@@ -4,8 +4,8 @@
 // The lock's time to live is the test's: a shorter one than a shard's own 15 s spares the test the wait.
 // Plain JavaScript on the built dist/ (what the shards run too): no tsx compiling src/ at start.
 import { dirname } from 'node:path';
-import { digestOf, FileBackend, openConfig } from '../../../dist/sessions/index.js';
-import { RedisBackend } from '../../../dist/sessions/redis-backend.js';
+import { digestOf, FileBackend, openConfig } from '../../../dist/sessions/index.cjs';
+import { RedisBackend } from '../../../dist/sessions/redis-backend.cjs';
 
 const [url, file, user, lockTtlMs] = process.argv.slice(2);
 const opened = await openConfig({ file, baseDir: dirname(file), env: process.env, notFoundHint: '' });

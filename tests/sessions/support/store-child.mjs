@@ -5,8 +5,8 @@
 import { request } from 'undici';
 // The store's own module, not the layer's front door (which also brings openConfig and the whole
 // config pipeline): a stand-in worker must start as fast as the store alone lets it.
-import { SessionStore } from '../../../dist/sessions/session-store.js';
-import { emptySession } from '../../../dist/runtime/session/apply.js';
+import { SessionStore } from '../../../dist/sessions/session-store.cjs';
+import { emptySession } from '../../../dist/runtime/session/apply.cjs';
 
 const [dir, scopeKey, user, url, holdMs = '0', ttlMs = ''] = process.argv.slice(2);
 const ttl = ttlMs ? Number(ttlMs) : undefined;
