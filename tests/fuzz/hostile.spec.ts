@@ -3,7 +3,7 @@ import { closeSync, openSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { runCliAsync, STACK_FRAME, type TimedCliRun } from '../support/cli.js';
-import { tempDir, writeTempConfig } from '../support/temp-files.js';
+import { removeTempDirs, tempDir, writeTempConfig } from '../support/temp-files.js';
 import { startHttpServer, type RunningServer } from '../support/servers/node-http.js';
 import { setPath } from '../../src/core/json-path.js';
 import { parseConfig } from '../../src/config/index.js';
@@ -32,6 +32,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await server?.close();
+  removeTempDirs();
 });
 
 /** Headers at once, then one byte every half second: only the gap between chunks is short. */

@@ -2,8 +2,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { test, expect, MULTI_CONFIG } from './support.js';
 import { runCliAsync } from '../support/cli.js';
-import { tempDir } from '../support/temp-files.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
 import { cacheKey, JWT, shards, totalSignIns } from './support/shards.js';
+
+test.afterAll(removeTempDirs);
 
 // Issue 18, a session bundle for the shards (support/shards.ts): no Redis, a sealed folder.
 test.describe.configure({ timeout: 240_000 });

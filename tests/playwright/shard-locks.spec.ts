@@ -8,7 +8,7 @@ import { test, expect, MULTI_CONFIG } from './support.js';
 import { runInlineProject } from '../support/inline-project.js';
 import { startRedis, type RedisServer } from '../support/servers/redis.js';
 import { ROOT } from '../support/root.js';
-import { tempDir } from '../support/temp-files.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
 import { cacheKey, shards } from './support/shards.js';
 import { WHOAMI_USERS } from './support/whoami-users-spec.js';
 
@@ -23,6 +23,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await redis?.stop();
+  removeTempDirs();
 });
 
 /** The dead holder's lock lives this long (a shard's own lives 15 s): the shard after it waits it out. */

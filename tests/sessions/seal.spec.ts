@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileBackend, Sealer, sealerFromEnv } from '../../src/sessions/index.js';
 import type { SignInResult } from '../../src/runtime/index.js';
-import { tempDir } from '../support/temp-files.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
+
+test.afterAll(removeTempDirs);
 
 const SESSION = { user: 'alice', headers: { Authorization: ['Bearer tok-3f9a77'] }, cookies: [], query: {}, body: { set: {} }, origins: [], createdAt: 1, expiresAt: null, variables: {}, origin: 'signed-in' } as SignInResult;
 

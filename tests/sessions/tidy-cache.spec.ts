@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { configOwner, sessionFilePath, writeSessionFile } from '../../src/sessions/index.js';
 import { removeUnreachableSessions } from '../../src/sessions/tidy-cache.js';
 import type { SignInResult } from '../../src/runtime/index.js';
-import { tempDir } from '../support/temp-files.js';
+import { removeTempDirs, tempDir } from '../support/temp-files.js';
+
+test.afterAll(removeTempDirs);
 
 const SESSION: SignInResult = { user: 'alice', headers: {}, cookies: [], createdAt: 1, expiresAt: null, variables: {} } as unknown as SignInResult;
 const OURS = configOwner('/repo/multiauth.yaml');
