@@ -75,7 +75,7 @@ const { output } = await bundle.write({
   entryFileNames: '[name].cjs',
   chunkFileNames: '_chunks/[name].cjs',
   sourcemap: true,
-  // Rollup would repeat the chunks' imports (node:fs, dotenv, ...) in every file that imports a
+  // Rollup would repeat the chunks' imports (node:fs, node:path, ...) in every file that imports a
   // chunk, for browsers to fetch early; under Node each is one more resolution in every process.
   hoistTransitiveImports: false,
   manualChunks(id, { getModuleInfo }) {

@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ownFile } from './call-site.js';
 import { MultiAuthError } from './errors.js';
+import { dependencyOnFirstUse } from './package-files.js';
 import { NotRegularFileError, readRegularFile } from './regular-file.js';
 
 // Here, not in config/, so that `multiauthEnv()` in playwright.config.ts (loaded by every worker)
@@ -43,11 +42,5 @@ export function environmentFor(dir: string | undefined, real: Env): Env {
   return merged;
 }
 
-type DotenvModule = typeof import('dotenv');
-let loaded: DotenvModule | undefined;
-
-/** dotenv, loaded on the first `.env` file to read (its CommonJS build, synchronously): most projects have none, and every process of a run imports this module. */
-function dotenv(): DotenvModule {
-  loaded ??= createRequire(ownFile())('dotenv') as DotenvModule;
-  return loaded;
-}
+/** dotenv, loaded on the first `.env` file to read: most projects have none, and every process of a run imports this module. */
+const dotenv = dependencyOnFirstUse<typeof import('dotenv')>('dotenv');

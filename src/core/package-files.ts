@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { ownFile } from './call-site.js';
 
@@ -42,6 +43,20 @@ export function ownTree(): string {
 export function packageModule(path: string): string {
   const { tree, extension } = ownPlace();
   return join(tree, `${path}${extension}`);
+}
+
+/**
+ * A getter of dependency `name` that loads it on its first call, synchronously (its CommonJS build,
+ * through a `require` made for the package's own files), and keeps it: for what most processes of a
+ * run never need, so that importing the package does not load it.
+ *
+ * @example
+ * const fflate = dependencyOnFirstUse<typeof import('fflate')>('fflate');
+ * fflate().zipSync(files);
+ */
+export function dependencyOnFirstUse<T>(name: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= createRequire(ownFile())(name) as T);
 }
 
 /** Where this module's file is, worked out once: the root above it, its tree, its extension. */

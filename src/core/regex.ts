@@ -1,17 +1,10 @@
-import { createRequire } from 'node:module';
-import { ownFile } from './call-site.js';
-
-type Re2Module = typeof import('re2js');
-let re2: Re2Module | undefined;
+import { dependencyOnFirstUse } from './package-files.js';
 
 /**
- * re2js, loaded on the first user regex (its CommonJS build, synchronously): a worker whose
- * sessions are cached compiles none, and loading the engine costs more than the rest of its start.
+ * re2js, loaded on the first user regex: a worker whose sessions are cached compiles none, and
+ * loading the engine costs more than the rest of its start.
  */
-function re2Engine(): Re2Module['RE2JS'] {
-  re2 ??= createRequire(ownFile())('re2js') as Re2Module;
-  return re2.RE2JS;
-}
+const re2 = dependencyOnFirstUse<typeof import('re2js')>('re2js');
 
 /**
  * A regex from a config (extractions, session checks, browser wait conditions), run with RE2's
@@ -41,7 +34,7 @@ export const MAX_REGEX_LENGTH = 4096;
 export function compileUserRegex(pattern: string): UserRegex {
   if (pattern.length > MAX_REGEX_LENGTH) throw new SyntaxError(`the pattern is longer than ${MAX_REGEX_LENGTH} characters`);
   try {
-    return re2Engine().compile(pattern) as unknown as UserRegex;
+    return re2().RE2JS.compile(pattern) as unknown as UserRegex;
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
     const unsupported = /invalid or unsupported Perl syntax: `\(\?(?:[=!]|<[=!]|P`)|invalid named capture: `\(\?<[=!]|invalid escape sequence: `\\[1-9k]/.test(reason);

@@ -1,7 +1,6 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
-import { createRequire } from 'node:module';
-import { ownFile } from '../core/call-site.js';
+import { dependencyOnFirstUse } from '../core/package-files.js';
 import type { Zippable } from 'fflate';
 import type { Redactor } from '../core/redactor.js';
 
@@ -103,11 +102,5 @@ export function maskAttachedTraces(testInfo: TestInfo, redactor: Redactor): void
   });
 }
 
-type FflateModule = typeof import('fflate');
-let fflate: FflateModule | undefined;
-
-/** fflate, loaded on the first trace to mask (its CommonJS build, synchronously): most tests attach none. */
-function zip(): FflateModule {
-  fflate ??= createRequire(ownFile())('fflate') as FflateModule;
-  return fflate;
-}
+/** fflate, loaded on the first trace to mask: most tests attach none. */
+const zip = dependencyOnFirstUse<typeof import('fflate')>('fflate');

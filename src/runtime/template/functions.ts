@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { ownFile } from '../../core/call-site.js';
 import { MultiAuthError } from '../../core/errors.js';
+import { dependencyOnFirstUse } from '../../core/package-files.js';
 import { callsFunction, parsedTemplate, scanTemplate, TEMPLATE_LIMITS, type SIGN_IN_VALUE_NAMES, type TemplateExpr } from '../../core/template-expr.js';
 import { isIdentifyingName } from '../../core/identifying-names.js';
 import { webauthnAssertion, type WebAuthnSigner } from './webauthn.js';
@@ -261,11 +260,5 @@ export function signInValues(): Record<(typeof SIGN_IN_VALUE_NAMES)[number], str
   };
 }
 
-type OtpAuthModule = typeof import('otpauth');
-let otpauthModule: OtpAuthModule | undefined;
-
-/** otpauth, loaded on the first `totp()` (its CommonJS build, synchronously): most runs compute none. */
-function otpauth(): OtpAuthModule {
-  otpauthModule ??= createRequire(ownFile())('otpauth') as OtpAuthModule;
-  return otpauthModule;
-}
+/** otpauth, loaded on the first `totp()`: most runs compute none. */
+const otpauth = dependencyOnFirstUse<typeof import('otpauth')>('otpauth');
