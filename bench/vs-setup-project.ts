@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDemoServer, type DemoServer } from '../fixtures/demo-server/index.js';
 import { median, round, type BenchResult } from './stats.js';
 import { installedPackageRoot } from './installed-package.js';
+import { treeCpu } from './process-tree-cpu.js';
 import { ourSide, theirSide, type Side, type SuiteShape } from './vs-setup-project-files.js';
 
 /** What a real identity provider costs per sign-in (a form, a redirect, a token exchange). */
@@ -34,7 +35,7 @@ export interface RunFigures {
   firstResultMs: number;
   /** Sign-ins the demo server counted during the run. */
   signIns: number;
-  /** CPU time (user + system) of the run's whole process tree: runner, workers, browsers (ms). */
+  /** CPU time (user + system) of the run's whole process tree: runner, workers, browsers (ms; see {@link treeCpu}). */
   cpuMs: number;
 }
 
@@ -51,9 +52,8 @@ export async function runOnce(side: Side, demo: DemoServer, env: Record<string, 
   rmSync(out, { force: true });
   const before = signInsOf(demo);
   const started = Date.now();
-  const cpuFile = join(side.dir, 'cpu.txt');
-  // GNU time reports the rusage of every process the run reaped, browsers included.
-  const child = spawn('/usr/bin/time', ['-o', cpuFile, '-f', '%U %S', process.execPath, playwrightCli, 'test'], {
+  const tree = treeCpu([process.execPath, playwrightCli, 'test'], side.dir);
+  const child = spawn(tree.command, tree.args, {
     cwd: side.dir,
     env: { ...process.env, ...env, DEMO_URL: demo.url, BENCH_FIRST_RESULT: out, CI: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,9 +75,8 @@ export async function runOnce(side: Side, demo: DemoServer, env: Record<string, 
   if (code !== 0 || !existsSync(out)) throw new Error(`vs-setup-project: the ${side.name} suite failed (exit ${code}):\n${output}`);
   const seen = JSON.parse(readFileSync(out, 'utf8')) as { first: number; passed: number };
   if (seen.passed !== side.tests) throw new Error(`vs-setup-project: the ${side.name} suite passed ${seen.passed} tests, not ${side.tests}:\n${output}`);
-  const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
-  const figures = { wallMs, firstResultMs: seen.first - started, signIns: signInsOf(demo) - before, cpuMs: Math.round(((user ?? 0) + (system ?? 0)) * 1000) };
-  process.stderr.write(`vs-setup-project: ${side.name}: ${JSON.stringify(figures)} (load ${(loadavg()[0] ?? 0).toFixed(1)})\n`);
+  const figures = { wallMs, firstResultMs: seen.first - started, signIns: signInsOf(demo) - before, cpuMs: await tree.cpuMs() };
+  process.stderr.write(`vs-setup-project: ${side.name}: ${JSON.stringify(figures)} (CPU by ${tree.source}; load ${(loadavg()[0] ?? 0).toFixed(1)})\n`);
   return figures;
 }
 
