@@ -11,6 +11,8 @@ export interface TreeCpu {
   command: string;
   args: string[];
   source: TreeCpuSource;
+  /** The cgroup the run counts in, when `source` is `cgroup`. */
+  group?: string;
   /** User + system CPU of the whole tree (ms), once the command has exited; the group is removed. */
   cpuMs(): Promise<number>;
 }
@@ -60,6 +62,7 @@ export function treeCpu(argv: string[], scratchDir: string): TreeCpu {
       command: '/bin/sh',
       args: ['-c', 'echo $$ > "$0" && exec "$@"', join(group, 'cgroup.procs'), ...argv],
       source: 'cgroup',
+      group,
       cpuMs: async () => {
         const procs = join(group, 'cgroup.procs');
         for (const end = Date.now() + DRAIN_MS; Date.now() < end && readFileSync(procs, 'utf8').trim() !== ''; ) await sleep(20);
@@ -67,7 +70,7 @@ export function treeCpu(argv: string[], scratchDir: string): TreeCpu {
         try {
           rmdirSync(group);
         } catch {
-          // A process outlived the wait: the group stays, empty of the bench's next runs.
+          // A process outlived the wait: its group stays behind (every run has a group of its own).
         }
         return Math.round(ms);
       },
@@ -79,6 +82,8 @@ export function treeCpu(argv: string[], scratchDir: string): TreeCpu {
     args: ['-o', file, '-f', '%U %S', ...argv],
     source: 'rusage',
     cpuMs: async () => {
+      // None when GNU time itself was killed (a hung run): the run's own error says what happened.
+      if (!existsSync(file)) return NaN;
       const [user, system] = readFileSync(file, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
       return Math.round(((user ?? 0) + (system ?? 0)) * 1000);
     },

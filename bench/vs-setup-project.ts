@@ -72,10 +72,12 @@ export async function runOnce(side: Side, demo: DemoServer, env: Record<string, 
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   const wallMs = Date.now() - started;
+  // Read (and its cgroup removed) whether the run passed or not.
+  const cpuMs = await tree.cpuMs();
   if (code !== 0 || !existsSync(out)) throw new Error(`vs-setup-project: the ${side.name} suite failed (exit ${code}):\n${output}`);
   const seen = JSON.parse(readFileSync(out, 'utf8')) as { first: number; passed: number };
   if (seen.passed !== side.tests) throw new Error(`vs-setup-project: the ${side.name} suite passed ${seen.passed} tests, not ${side.tests}:\n${output}`);
-  const figures = { wallMs, firstResultMs: seen.first - started, signIns: signInsOf(demo) - before, cpuMs: await tree.cpuMs() };
+  const figures = { wallMs, firstResultMs: seen.first - started, signIns: signInsOf(demo) - before, cpuMs };
   process.stderr.write(`vs-setup-project: ${side.name}: ${JSON.stringify(figures)} (CPU by ${tree.source}; load ${(loadavg()[0] ?? 0).toFixed(1)})\n`);
   return figures;
 }
