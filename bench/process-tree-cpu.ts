@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -45,7 +45,7 @@ let groups = 0;
  * every process counts there, browsers included, whatever reaps them. Chromium's renderers and
  * helpers are children of its zygote, which no process of the run waits for: GNU time, the
  * fallback, counts only the processes their parents reaped (about 2 CPU-s of a 10 CPU-s run of the
- * headline suite escape it, on either side).
+ * headline suite escape it, on either side). `cgroups: false` takes GNU time on any machine.
  *
  * @example
  * const tree = treeCpu(['node', 'cli.js', 'test'], dir);
@@ -53,8 +53,8 @@ let groups = 0;
  * await closed(child);
  * const ms = await tree.cpuMs();
  */
-export function treeCpu(argv: string[], scratchDir: string): TreeCpu {
-  for (const hierarchy of HIERARCHIES) {
+export function treeCpu(argv: string[], scratchDir: string, options: { cgroups?: boolean } = {}): TreeCpu {
+  for (const hierarchy of options.cgroups === false ? [] : HIERARCHIES) {
     const group = join(hierarchy.root, `multiauth-bench-${process.pid}-${++groups}`);
     if (!usable(hierarchy, group)) continue;
     return {
@@ -77,6 +77,8 @@ export function treeCpu(argv: string[], scratchDir: string): TreeCpu {
     };
   }
   const file = join(scratchDir, 'cpu.txt');
+  // An earlier run's figure must not stand in for this one's.
+  rmSync(file, { force: true });
   return {
     command: '/usr/bin/time',
     args: ['-o', file, '-f', '%U %S', ...argv],

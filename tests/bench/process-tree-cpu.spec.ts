@@ -9,8 +9,8 @@ test.afterAll(removeTempDirs);
 /** Spends `ms` of its own CPU (however busy the machine), then goes on. */
 const burn = (ms: number) => `const start = process.cpuUsage(); for (let u = { user: 0, system: 0 }; u.user + u.system < ${ms * 1000}; ) u = process.cpuUsage(start);`;
 
-async function run(argv: string[]): Promise<{ cpuMs: number; source: string; stdout: string; group?: string }> {
-  const tree = treeCpu(argv, tempDir());
+async function run(argv: string[], cgroups = true): Promise<{ cpuMs: number; source: string; stdout: string; group?: string }> {
+  const tree = treeCpu(argv, tempDir(), { cgroups });
   const child = spawn(tree.command, tree.args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -35,4 +35,12 @@ test('counts a process its command started and no one waited for, and removes it
   expect(seen.source).toBe('cgroup');
   expect(seen.cpuMs).toBeGreaterThanOrEqual(400);
   expect(existsSync(seen.group as string)).toBe(false);
+});
+
+test('without cgroups, GNU time counts the command and what it waited for, not an orphan', async () => {
+  const waited = await run(['/bin/sh', '-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(burn(300))}`], false);
+  expect(waited.source).toBe('rusage');
+  expect(waited.cpuMs).toBeGreaterThanOrEqual(300);
+  const orphaned = await run(['/bin/sh', '-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(burn(300))} & exit 0`], false);
+  expect(orphaned.cpuMs).toBeLessThan(100);
 });
