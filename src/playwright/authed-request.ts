@@ -1,8 +1,9 @@
 import type { APIRequestContext, APIResponse, Request } from 'playwright-core';
 import { loadDigestAnswer } from '../runtime/index.js';
-import type { DigestSessionState, Session } from '../runtime/index.js';
+import type { DigestSessionState, OutgoingBody, OutgoingRequest, Session } from '../runtime/index.js';
 import { applySession } from '../runtime/index.js';
 import { fetchArguments, readApiCall, type FetchOptions } from './api-call.js';
+import { sendKeepingSession } from './api-redirects.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
 import { toStorageState } from './storage-state.js';
 import type { Redactor } from '../core/redactor.js';
@@ -105,6 +106,12 @@ export function wrapRequestContext(
     return latest;
   };
 
+  // What a request carries with `session`, its domainless cookies bound to its host first.
+  const applyWith = (session: Session) => async (request: OutgoingRequest<OutgoingBody>): Promise<OutgoingRequest<OutgoingBody>> => {
+    await bind(session, request.url);
+    return applySession(session, request, { cookieJar: true });
+  };
+
   return new Proxy(context, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
@@ -121,10 +128,10 @@ export function wrapRequestContext(
         const call = readApiCall(property, first, options, baseURL);
         // Playwright explains a URL it cannot resolve better than we could.
         if (!call) return send(first, options);
-        await bind(s, call.request.url);
-        const [url, sent] = fetchArguments(call, applySession(s, call.request, { cookieJar: true }));
+        const applied = await applyWith(s)(call.request);
+        const [url, sent] = fetchArguments(call, applied);
         if (!digest) {
-          const response = await send(url, sent);
+          const response = await sendKeepingSession(send, call, applied, s, applyWith(s));
           if (!reauth) return response;
           const method = String(sent.method ?? 'GET').toUpperCase();
           const trigger = await signedOutAnswer(reauth, response, url);
@@ -136,9 +143,9 @@ export function wrapRequestContext(
           if (!(await reauth.renew(s, { method, url: askedUrl(trigger, url, response), trigger, retried: IDEMPOTENT.has(method), probe })) || !IDEMPOTENT.has(method)) return response;
           await response.dispose();
           const renewed = await session();
-          await bind(renewed, call.request.url);
-          const [again, resent] = fetchArguments(call, applySession(renewed, call.request, { cookieJar: true }));
-          const retried = await send(again, resent);
+          const reapplied = await applyWith(renewed)(call.request);
+          const [again] = fetchArguments(call, reapplied);
+          const retried = await sendKeepingSession(send, call, reapplied, renewed, applyWith(renewed));
           const refused = await signedOutAnswer(reauth, retried, again);
           // Refused again with a new session: renew learns the answer is a denial (it signs in no more in this test).
           if (refused) await reauth.renew(renewed, { method, url: askedUrl(refused, again, retried), trigger: refused, retried: false });

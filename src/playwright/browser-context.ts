@@ -1,14 +1,15 @@
 import type { BrowserContext, Route, Request } from 'playwright-core';
-import type { Session } from '../runtime/index.js';
+import type { ResolvedRequest, Session } from '../runtime/index.js';
 import { applySession, changesRequests } from '../runtime/index.js';
 import { isDomainless } from '../runtime/index.js';
 import { toStorageState } from './storage-state.js';
 import { bindDomainlessCookies } from './cookie-binding.js';
-import { headerPairs, playwrightHeaders } from './headers.js';
+import { addedHeaders, headerPairs, playwrightHeaders } from './headers.js';
 import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ResolvedScope } from './scope.js';
 import { watchPageSessions, type PageRenewal } from './page-reauth.js';
-import { holdNavigation, holdsNavigation, type RoutedRequest } from './held-navigation.js';
+import { holdNavigation, holdsNavigation } from './held-navigation.js';
+import { answerFromNode, sentFromNode, type RoutedRequest } from './routed-fetch.js';
 
 /** The longest redirect chain walked back to the request a route handler saw (browsers stop at 20). */
 const MAX_REDIRECTS = 20;
@@ -24,6 +25,10 @@ const MAX_REDIRECTS = 20;
  * that carried the session signs the user in again ({@link watchPageSessions}); when the answer
  * may be a redirect to the login page, a page's navigations are held until their answer is read,
  * so that they end signed in at the page asked for ({@link holdNavigation}).
+ *
+ * A request the session put a header or a body into is sent from Node and answered from there
+ * ({@link answerFromNode}): Playwright would carry a route's headers onto every redirect, to any
+ * host, and the page's next request after a redirect is routed afresh.
  *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
@@ -52,20 +57,25 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
   const unbound = scope.hosts.length === 0 && initial.cookies.some(isDomainless);
   const hold = renewal && reauth?.holdsNavigations ? { reauth, renewal } : undefined;
   if (!changesRequests(initial, true) && !unbound && !hold) return;
-  const routed = async (request: Request): Promise<RoutedRequest & { postData?: string }> => {
+  // What a request carries with `session`: the page's own, or a redirect's next hop sent from Node.
+  const applyTo = async (session: Session, request: ResolvedRequest): Promise<RoutedRequest> => {
+    await bind(session, request.url);
+    const out = applySession(session, request, { cookieJar: true });
+    const url = out.url === request.url ? undefined : out.url;
+    const changed = typeof out.body === 'string' && out.body !== request.body ? out.body : undefined;
+    const carries = changed !== undefined || addedHeaders(request.headers, out.headers).length > 0;
+    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, carries, ...(changed === undefined ? {} : { postData: changed }) };
+  };
+  const routed = async (request: Request): Promise<RoutedRequest> => {
     const session = await adopt();
     sent.set(request, session);
-    await bind(session, request.url());
-    const postData = request.postData() ?? undefined;
-    const out = applySession(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), body: postData }, { cookieJar: true });
-    const url = out.url === request.url() ? undefined : out.url;
-    const changed = typeof out.body === 'string' && out.body !== postData ? out.body : undefined;
-    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, ...(changed === undefined ? {} : { postData: changed }) };
+    const body = request.postData() ?? undefined;
+    return applyTo(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), ...(body === undefined ? {} : { body }) });
   };
   let failed = false;
   // No session to send (its sign-in failed) is said once, by the first request that needed it
   // (thrown in a route handler, it fails the test); undefined for the page's later requests.
-  const routedOnce = async (request: Request): Promise<(RoutedRequest & { postData?: string }) | undefined> => {
+  const routedOnce = async (request: Request): Promise<RoutedRequest | undefined> => {
     try {
       return await routed(request);
     } catch (error) {
@@ -80,6 +90,7 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     // Sent as the browser made it: the test has the error already.
     if (!first) return route.fallback();
     if (hold && holdsNavigation(request)) return holdNavigation(route, request, first, { ...hold, routed: () => routedOnce(request) });
+    if (sentFromNode(request, first)) return answerFromNode(context, route, request, first, async (hop) => applyTo(await adopt(), hop));
     await route.fallback({ ...first.overrides, postData: first.postData });
   };
   for (const glob of scope.globs) await context.route(glob, handler);

@@ -22,3 +22,19 @@ export function playwrightHeaders(headers: readonly HeaderPair[]): Record<string
 export function headerPairs(headers: Record<string, string | undefined> | undefined): HeaderPair[] {
   return Object.entries(headers ?? {}).flatMap(([name, value]): HeaderPair[] => (value === undefined ? [] : [[name, String(value)]]));
 }
+
+/**
+ * The names (lower-cased) of the header fields `after` has and `before` has not: what a session
+ * added to a request, which a redirect may carry along. `Cookie` aside: cookies travel in the jar,
+ * bound to their hosts.
+ *
+ * @example
+ * addedHeaders([['accept', '*\/*']], [['accept', '*\/*'], ['x-api-key', 't']]); // ['x-api-key']
+ */
+export function addedHeaders(before: readonly HeaderPair[], after: readonly HeaderPair[]): string[] {
+  const had = new Set(before.map(([name, value]) => `${name.toLowerCase()}\n${value}`));
+  return after.flatMap(([name, value]) => {
+    const lower = name.toLowerCase();
+    return lower === 'cookie' || had.has(`${lower}\n${value}`) ? [] : [lower];
+  });
+}

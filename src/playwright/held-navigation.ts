@@ -1,15 +1,7 @@
 import type { APIResponse, Request, Route } from 'playwright-core';
-import type { Session } from '../runtime/index.js';
 import { signedOutAnswer, type Reauthenticate } from './authed-request.js';
 import type { PageRenewal } from './page-reauth.js';
-
-/** A request as routing sends it with a session: what `route.fallback` and `route.fetch` take. */
-export interface RoutedRequest {
-  /** The session the request carries. */
-  session: Session;
-  /** The URL and headers it goes with (the URL unchanged when undefined). */
-  overrides: { url?: string; headers: Record<string, string> };
-}
+import { fetchOptions, type RoutedRequest } from './routed-fetch.js';
 
 /** What {@link holdNavigation} needs of the context's session routing. */
 export interface NavigationHold {
@@ -82,13 +74,4 @@ export async function holdNavigation(route: Route, request: Request, first: Rout
   // Refused again with a new session: reauth learns it is a denial, and the page sees the answer.
   if (refused) await hold.reauth.renew(again.session, { method: 'GET', url: request.url(), trigger: refused, retried: false });
   return route.fulfill({ response: retried });
-}
-
-/**
- * What `route.fetch` sends, following no redirect (the page follows them). Without the browser's
- * `Cookie` header: one given is sent instead of the context's jar, which holds the new session.
- */
-function fetchOptions({ overrides }: RoutedRequest): { url?: string; headers: Record<string, string>; maxRedirects: number } {
-  const headers = Object.fromEntries(Object.entries(overrides.headers).filter(([name]) => name.toLowerCase() !== 'cookie'));
-  return { ...overrides, headers, maxRedirects: 0 };
 }

@@ -51,6 +51,7 @@ export type { ExchangeView, SignInEvent } from './engine/sign-in-events.js';
 export type { CliBrowserOptions } from './protocols/browser/launch.js';
 export { launchDiscovered, type BrowserDiscovery } from './protocols/browser/discover.js';
 export type { ResolvedRequest, SendOptions } from './http/types.js';
+export { redirectedRequest } from './http/redirect.js';
 export type { Session, SignInResult, DigestChallenge, DigestSessionState, OriginStorage } from './session/session.js';
 export type { PasskeyCredential, StoredPasskey } from './session/passkey.js';
 export type { Observation, ObservedRequest, ObservedResponse, ObservedCookie, HeaderPair } from './http/observation.js';
