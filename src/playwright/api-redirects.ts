@@ -7,6 +7,9 @@ import { addedHeaders } from './headers.js';
 /** Playwright's own limit when a call sets no `maxRedirects`. */
 const DEFAULT_MAX_REDIRECTS = 20;
 
+/** Playwright's own request timeout when a call sets none: here, for all its hops together. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
 /**
  * Sends an `authedRequest` call with the session and follows its redirects hop by hop, so that the
  * session goes with hops to the call's own origin and never to another: Playwright's request
@@ -32,6 +35,16 @@ export async function sendKeepingSession(
   const carried = addedHeaders(call.request.headers, applied.headers).some((name) => name !== 'authorization');
   if (limit === 0 || !(carried || carriesBody(session))) return send(url, options);
   const origin = new URL(call.request.url).origin;
+  // The call's timeout bounds the whole chain, as it does when Playwright follows the redirects
+  // (0, no timeout, stays the caller's choice).
+  const timeout = call.rest.timeout ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeout;
+  const within = (): number => {
+    if (timeout === 0) return 0;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new Error(`Timeout ${timeout}ms exceeded while following redirects from ${origin}`);
+    return remaining;
+  };
   let answer = await send(url, { ...options, maxRedirects: 0 });
   let current = call;
   for (let left = limit; ; left--) {
@@ -41,10 +54,10 @@ export async function sendKeepingSession(
     await answer.dispose();
     if (new URL(next.request.url).origin !== origin) {
       const [away, plain] = fetchArguments(next, next.request);
-      return send(away, { ...plain, maxRedirects: left - 1 });
+      return send(away, { ...plain, maxRedirects: left - 1, timeout: within() });
     }
     const [hop, hopOptions] = fetchArguments(next, await apply(next.request));
-    answer = await send(hop, { ...hopOptions, maxRedirects: 0 });
+    answer = await send(hop, { ...hopOptions, maxRedirects: 0, timeout: within() });
     current = next;
   }
 }

@@ -44,6 +44,9 @@ test.beforeAll(async () => {
       route('GET', '/away-api', away(302, `${elsewhere}/api-landed`)),
       route('POST', '/away-post', away(307, `${elsewhere}/posted`)),
       route('GET', '/home', away(302, '/whoami')),
+      route('GET', '/loop', away(302, '/loop')),
+      route('GET', '/slow-hop', away(302, '/sleepy')),
+      route('GET', '/sleepy', (ctx) => void setTimeout(() => ctx.json(200, { late: true }), 2_000)),
       route('GET', '/images', (ctx) => void ctx.res.writeHead(200, { 'content-type': 'text/html' }).end('<img src="/away-image">')),
       route('GET', '/events', (ctx) => {
         // Never ends, as an event stream: only a request the browser sends itself gets its first event.
@@ -138,6 +141,11 @@ test('redirects', async ({ authedRequest }) => {
   expect(posted.url()).toContain('/posted');
   const unfollowed = await authedRequest.get('/away-api', { maxRedirects: 0 });
   expect(unfollowed.status()).toBe(302);
+  // Followed here hop by hop, as Playwright would: its limit, and one timeout for every hop together.
+  await expect(authedRequest.get('/loop', { maxRedirects: 3 })).rejects.toThrow(/Max redirect count exceeded/);
+  const started = Date.now();
+  await expect(authedRequest.get('/slow-hop', { timeout: 500 })).rejects.toThrow(/Timeout/);
+  expect(Date.now() - started).toBeLessThan(1_500);
 });
 `;
 
