@@ -7,12 +7,22 @@ import { bindDomainlessCookies } from './cookie-binding.js';
 import { addedHeaders, headerPairs, playwrightHeaders } from './headers.js';
 import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ResolvedScope } from './scope.js';
-import { watchPageSessions, type PageRenewal } from './page-reauth.js';
+import { firstOfChain, watchPageSessions, type PageRenewal } from './page-reauth.js';
 import { holdNavigation, holdsNavigation } from './held-navigation.js';
 import { answerFromNode, sentFromNode, type RoutedRequest } from './routed-fetch.js';
 
 /** The longest redirect chain walked back to the request a route handler saw (browsers stop at 20). */
 const MAX_REDIRECTS = 20;
+
+/** A navigation Playwright sent to another origin with the headers the session gave it. */
+export interface LeftOrigin {
+  /** The URL the navigation asked for (inside the scope). */
+  from: string;
+  /** The URL of another origin a redirect took it to. */
+  to: string;
+  /** The names (lower-cased) of the headers the session added. */
+  headers: string[];
+}
 
 /**
  * Makes a browser context carry the user's current session on every request inside the scope,
@@ -30,12 +40,15 @@ const MAX_REDIRECTS = 20;
  * ({@link answerFromNode}): Playwright would carry a route's headers onto every redirect, to any
  * host, and the page's next request after a redirect is routed afresh.
  *
+ * A navigation is left to the browser, whose redirects Playwright does not route: one redirected
+ * to another origin with a header of the session's is told to `leftOrigin`.
+ *
  * Routing costs a round trip per request, so it is installed only when the session needs it.
  *
  * @example
- * await routeSession(context, live, initial, resolveScope(plan.scope, baseURL), reauth);
+ * await routeSession(context, live, initial, resolveScope(plan.scope, baseURL), reauth, (left) => warn(left));
  */
-export async function routeSession(context: BrowserContext, live: LiveSession, initial: Session, scope: ResolvedScope, reauth?: Reauthenticate): Promise<void> {
+export async function routeSession(context: BrowserContext, live: LiveSession, initial: Session, scope: ResolvedScope, reauth?: Reauthenticate, leftOrigin?: (left: LeftOrigin) => void): Promise<void> {
   let current = initial;
   const adopt = async (): Promise<Session> => {
     const session = await live();
@@ -63,14 +76,32 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     const out = applySession(session, request, { cookieJar: true });
     const url = out.url === request.url ? undefined : out.url;
     const changed = typeof out.body === 'string' && out.body !== request.body ? out.body : undefined;
-    const carries = changed !== undefined || addedHeaders(request.headers, out.headers).length > 0;
-    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, carries, ...(changed === undefined ? {} : { postData: changed }) };
+    const added = addedHeaders(request.headers, out.headers);
+    const carries = changed !== undefined || added.length > 0;
+    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, added, carries, ...(changed === undefined ? {} : { postData: changed }) };
   };
   const routed = async (request: Request): Promise<RoutedRequest> => {
     const session = await adopt();
     sent.set(request, session);
     const body = request.postData() ?? undefined;
     return applyTo(session, { method: request.method(), url: request.url(), headers: headerPairs(await request.allHeaders()), ...(body === undefined ? {} : { body }) });
+  };
+  // Navigations sent with the session's headers, until a redirect of theirs leaves the origin.
+  const navigations = new WeakMap<Request, string[]>();
+  let watching = false;
+  const watchNavigation = (request: Request, headers: string[]): void => {
+    navigations.set(request, headers);
+    if (watching || !leftOrigin) return;
+    watching = true;
+    const report = leftOrigin;
+    context.on('request', (hop) => {
+      if (!hop.isNavigationRequest() || !hop.redirectedFrom()) return;
+      const first = firstOfChain(hop);
+      const added = navigations.get(first);
+      if (!added || new URL(hop.url()).origin === new URL(first.url()).origin) return;
+      navigations.delete(first);
+      report({ from: first.url(), to: hop.url(), headers: added });
+    });
   };
   let failed = false;
   // No session to send (its sign-in failed) is said once, by the first request that needed it
@@ -91,6 +122,7 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     if (!first) return route.fallback();
     if (hold && holdsNavigation(request)) return holdNavigation(route, request, first, { ...hold, routed: () => routedOnce(request) });
     if (sentFromNode(request, first)) return answerFromNode(context, route, request, first, async (hop) => applyTo(await adopt(), hop));
+    if (leftOrigin && first.added.length > 0 && request.isNavigationRequest()) watchNavigation(request, first.added);
     await route.fallback({ ...first.overrides, postData: first.postData });
   };
   for (const glob of scope.globs) await context.route(glob, handler);

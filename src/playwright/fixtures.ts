@@ -20,8 +20,8 @@ import { describeTrigger, readsBody, signedOutBy, triggerKind } from './signed-o
 import { restoreBrowserStorage } from './browser-storage.js';
 import { resolveScope } from './scope.js';
 import { toStorageState } from './storage-state.js';
-import { routeSession } from './browser-context.js';
-import { describeSource, signInStep, warnOverriddenUser, ANNOTATION } from './sign-in-report.js';
+import { routeSession, type LeftOrigin } from './browser-context.js';
+import { describeSource, signInStep, warnLeftOrigin, warnOverriddenUser, ANNOTATION } from './sign-in-report.js';
 import { WorkerBrowser } from './worker-browser.js';
 import { wrapRequestContext, type LiveSession, type Reauthenticate, type SignedOutRequest } from './authed-request.js';
 import { redactedUrl } from '../core/urls.js';
@@ -233,12 +233,13 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
 
   // Boxed: the report keeps Playwright's own `Fixture "context"` step, not a second one around it.
   context: [
-    async ({ context, _authResolved, _multiauth, _accessReplay, baseURL }, use) => {
+    async ({ context, _authResolved, _multiauth, _accessReplay, baseURL, authUser }, use, testInfo) => {
       let keepPasskey: (() => Promise<void>) | undefined;
       _accessReplay?.watch(context);
-      if (_authResolved) {
+      if (_authResolved && authUser) {
         const scope = resolveScope(await _multiauth.scope(), baseURL);
-        await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth);
+        const leftOrigin = (left: LeftOrigin) => warnLeftOrigin(testInfo, authUser, left, (key) => _multiauth.firstInRun(key));
+        await routeSession(context, _authResolved.live, _authResolved.session, scope, _authResolved.reauth, leftOrigin);
         await restoreBrowserStorage(context, _authResolved.session, scope);
         // Only a passkey user's session has one to seed: the others need not load the seeding.
         if (_authResolved.session.passkey) {
@@ -305,6 +306,7 @@ const fixtures: Fixtures<AuthOptions & AuthFixtures & InternalTestFixtures, Auth
         redactor: _multiauth.redactor,
         opened: (context) => opened.push(context),
         passkeys: _multiauth,
+        leftOrigin: (left) => warnLeftOrigin(testInfo, user, left, (key) => _multiauth.firstInRun(key)),
       });
     });
     for (const item of opened.reverse()) await ('dispose' in item ? item.dispose() : item.close());

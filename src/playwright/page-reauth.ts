@@ -138,8 +138,13 @@ const WORDED: ReadonlySet<string> = new Set(['document', 'fetch', 'xhr']);
 /** The longest redirect chain walked (browsers stop at 20). */
 const MAX_REDIRECTS = 20;
 
-/** The request the page asked for, before the redirects that led to `request`. */
-function firstOfChain(request: Request): Request {
+/**
+ * The request the page asked for, before the redirects that led to `request` (at most 20 back).
+ *
+ * @example
+ * firstOfChain(response.request()).url(); // the URL `goto` was given
+ */
+export function firstOfChain(request: Request): Request {
   let first = request;
   for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
     const previous = first.redirectedFrom();

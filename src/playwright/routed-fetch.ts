@@ -11,6 +11,8 @@ export interface RoutedRequest {
   overrides: { url?: string; headers: Record<string, string> };
   /** The body it goes with, when the session changed it. */
   postData?: string;
+  /** The names (lower-cased) of the headers the session added. */
+  added: string[];
   /** Whether the session added a header (cookies aside) or changed the body: what a redirect would take along. */
   carries: boolean;
 }

@@ -1,5 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { isMultiAuthError } from '../core/errors.js';
+import { redactedUrl } from '../core/urls.js';
+import type { LeftOrigin } from './browser-context.js';
 import type { WorkerSource } from './worker-auth.js';
 import { loadPlaywrightTest } from './playwright-test.js';
 
@@ -16,6 +18,8 @@ export const ANNOTATION = {
   failed: 'multiauth-sign-in-failed',
   /** A file's `authUser` that overrides the user of an `authProjects` project. */
   overridden: 'multiauth-user-overridden',
+  /** A navigation redirected to another origin that Playwright sent the session's headers to. */
+  leftOrigin: 'multiauth-session-left-origin',
 } as const;
 
 /** The longest error line an annotation quotes: the whole error is the test's error already. */
@@ -117,4 +121,30 @@ function reasonOf(error: unknown): string {
   const first = [(lines[0] ?? '').replace(/^playwright-multiauth: /, ''), where?.trim()].filter(Boolean).join(', ');
   const line = first.length > MAX_REASON ? `${first.slice(0, MAX_REASON)}…` : first;
   return `[${error.code}] ${line}`;
+}
+
+/**
+ * Says, on the test and once per run on the console, that a page navigation of `user`'s was
+ * redirected to another origin and Playwright sent that origin the headers the session had given
+ * the navigation (it applies a route's headers to every redirect and routes none of a
+ * navigation's): names, never values; URLs without query values.
+ *
+ * @example
+ * warnLeftOrigin(testInfo, 'alice', { from: 'http://app.test/dl', to: 'https://cdn.test/f', headers: ['authorization'] }, firstInRun);
+ */
+export function warnLeftOrigin(testInfo: TestInfo, user: string, left: LeftOrigin, firstInRun: (key: string) => boolean): void {
+  const to = new URL(left.to).origin;
+  const text =
+    `${user}'s page went from ${redactedUrl(left.from)} to another origin, ${to}, through a redirect, and Playwright sent ` +
+    `${to} the session's ${left.headers.join(', ')} header${left.headers.length === 1 ? '' : 's'}: it applies the headers a navigation was ` +
+    'routed with to its redirects, and routes none of them. Sign the user in with cookies where its pages are redirected to another host, ' +
+    'or test that redirect with authedRequest (docs/fixtures.md, "Redirects").';
+  testInfo.annotations.push({ type: ANNOTATION.leftOrigin, description: text });
+  let first = false;
+  try {
+    first = firstInRun(`left-origin\0${user}\0${to}`);
+  } catch {
+    // No cache folder to remember it in: the annotation says it all the same.
+  }
+  if (first) console.warn(`playwright-multiauth: warning: ${text}`);
 }

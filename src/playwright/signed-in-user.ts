@@ -3,7 +3,7 @@ import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions,
 import { MultiAuthError } from '../core/errors.js';
 import type { Redactor } from '../core/redactor.js';
 import type { Session } from '../runtime/index.js';
-import { routeSession } from './browser-context.js';
+import { routeSession, type LeftOrigin } from './browser-context.js';
 import { restoreBrowserStorage } from './browser-storage.js';
 import type { LiveSession, Reauthenticate } from './authed-request.js';
 import type { ClientCertificate } from './mtls.js';
@@ -29,6 +29,8 @@ export interface BrowserParts {
   opened: (context: BrowserContext) => void;
   /** The user's passkey at its latest counter (the worker's sessions). */
   passkeys: PasskeyKeeper;
+  /** Told of a navigation Playwright sent to another origin with the session's headers. */
+  leftOrigin: (left: LeftOrigin) => void;
 }
 
 /**
@@ -87,7 +89,7 @@ async function openContext(parts: BrowserParts): Promise<BrowserContext> {
     ...(certificates ? { clientCertificates: certificates } : {}),
   });
   parts.opened(context);
-  await routeSession(context, parts.live, session, scope, parts.reauth);
+  await routeSession(context, parts.live, session, scope, parts.reauth, parts.leftOrigin);
   await restoreBrowserStorage(context, session, scope);
   // Closed with the test's other contexts: the counter its pages leave is not kept back.
   await seedSessionPasskey(context, session, parts.passkeys, parts.redactor);

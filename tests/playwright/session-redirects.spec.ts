@@ -42,6 +42,7 @@ test.beforeAll(async () => {
     extraRoutes: [
       route('GET', '/away-image', away(302, `${elsewhere}/image`)),
       route('GET', '/away-api', away(302, `${elsewhere}/api-landed`)),
+      route('GET', '/away-page', away(302, `${elsewhere}/page-landed?ticket=t-5`)),
       route('POST', '/away-post', away(307, `${elsewhere}/posted`)),
       route('GET', '/home', away(302, '/whoami')),
       route('GET', '/loop', away(302, '/loop')),
@@ -151,4 +152,27 @@ test('redirects', async ({ authedRequest }) => {
 
 test('authedRequest takes the session through redirects inside the origin and never to another host', async () => {
   await expectNothingLanded(API_SPEC, ['/api-landed', '/posted']);
+});
+
+const NAVIGATION_SPEC = `
+import { test, expect } from 'playwright-multiauth';
+test.use({ authUser: 'alice' });
+for (const n of [1, 2]) test('navigated ' + n, async ({ page }) => {
+  await page.goto('/away-page?from=' + n);
+  await expect(page).toHaveTitle('elsewhere');
+});
+`;
+
+test('a navigation redirected to another origin, which Playwright sends the headers to, is said on the test and once on the console', async () => {
+  landed.length = 0;
+  const result = await runInlineProject({ 'multiauth.yaml': CONFIG, 'navigation.spec.ts': NAVIGATION_SPEC }, { env: { DEMO_URL: demo.url } });
+  expect(result.failed, result.output).toBe(0);
+  expect(landed.map((l) => l.url)).toEqual(['/page-landed?ticket=t-5', '/page-landed?ticket=t-5']);
+  const to = `http://localhost:${(other.address() as AddressInfo).port}`;
+  const said = `alice's page went from ${demo.url}/away-page?from=… to another origin, ${to}, through a redirect, and Playwright sent ${to} the session's authorization, x-api-key headers`;
+  for (const title of ['navigated 1', 'navigated 2']) {
+    expect(result.annotations[title]?.find((a) => a.type === 'multiauth-session-left-origin')?.description).toContain(said);
+  }
+  expect(result.output.split(said).length - 1).toBe(1);
+  expect(result.output).not.toContain('eyJ');
 });
