@@ -77,8 +77,7 @@ export async function routeSession(context: BrowserContext, live: LiveSession, i
     const url = out.url === request.url ? undefined : out.url;
     const changed = typeof out.body === 'string' && out.body !== request.body ? out.body : undefined;
     const added = addedHeaders(request.headers, out.headers);
-    const carries = changed !== undefined || added.length > 0;
-    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, added, carries, ...(changed === undefined ? {} : { postData: changed }) };
+    return { session, overrides: { ...(url === undefined ? {} : { url }), headers: playwrightHeaders(out.headers) }, added, ...(changed === undefined ? {} : { postData: changed }) };
   };
   const routed = async (request: Request): Promise<RoutedRequest> => {
     const session = await adopt();

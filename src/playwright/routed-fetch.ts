@@ -2,6 +2,7 @@ import type { APIResponse, BrowserContext, Request, Route } from 'playwright-cor
 import type { ResolvedRequest, Session } from '../runtime/index.js';
 import { redirectedRequest } from '../runtime/index.js';
 import { IDEMPOTENT } from './authed-request.js';
+import { headerPairs } from './headers.js';
 
 /** A request as routing sends it with a session: what `route.fallback` and `route.fetch` take. */
 export interface RoutedRequest {
@@ -11,10 +12,8 @@ export interface RoutedRequest {
   overrides: { url?: string; headers: Record<string, string> };
   /** The body it goes with, when the session changed it. */
   postData?: string;
-  /** The names (lower-cased) of the headers the session added. */
+  /** The names (lower-cased) of the headers the session added (cookies aside: they travel in the jar). */
   added: string[];
-  /** Whether the session added a header (cookies aside) or changed the body: what a redirect would take along. */
-  carries: boolean;
 }
 
 /** The session applied to a request the page did not make itself: a redirect's next hop. */
@@ -31,8 +30,8 @@ const STREAMED: ReadonlySet<string> = new Set(['eventsource', 'media', 'websocke
 
 /**
  * Whether routing sends `request` from Node rather than handing it back to the browser: a request
- * of the page's (not a navigation) that the session put a header or a body into
- * ({@link RoutedRequest.carries}). Playwright applies a route's header overrides to every
+ * of the page's (not a navigation) that the session put a header or a body into: what a redirect
+ * would take along. Playwright applies a route's header overrides to every
  * redirect the request takes, `Authorization` included, wherever it goes, and a 307 or 308 sends
  * the body again: an image, `fetch` or XHR sent on by the browser with the user's token and
  * redirected to another host (an avatar service, a CDN, a presigned download URL) would take the
@@ -44,7 +43,8 @@ const STREAMED: ReadonlySet<string> = new Set(['eventsource', 'media', 'websocke
  * if (sentFromNode(request, routed)) await answerFromNode(context, route, request, routed, applyToHop);
  */
 export function sentFromNode(request: Request, routed: RoutedRequest): boolean {
-  if (!routed.carries || request.isNavigationRequest() || STREAMED.has(request.resourceType())) return false;
+  const carries = routed.added.length > 0 || routed.postData !== undefined;
+  if (!carries || request.isNavigationRequest() || STREAMED.has(request.resourceType())) return false;
   return !(request.headers()['accept'] ?? '').toLowerCase().includes('text/event-stream');
 }
 
@@ -72,7 +72,7 @@ export async function answerFromNode(context: BrowserContext, route: Route, requ
   const origin = new URL(request.url()).origin;
   // The page's own request, without the session: each hop gets the session anew for its URL.
   const body = request.postData();
-  let sent: ResolvedRequest = { method: request.method(), url: request.url(), headers: Object.entries(request.headers()), ...(body === null ? {} : { body }) };
+  let sent: ResolvedRequest = { method: request.method(), url: request.url(), headers: headerPairs(request.headers()), ...(body === null ? {} : { body }) };
   for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
     const next = redirectedRequest(sent, answer.status(), answer.headers()['location']);
     if (!next || new URL(next.url).origin !== origin) break;
